@@ -1,0 +1,330 @@
+#include "explorer/execution.hpp"
+
+#include <boost/context/fiber.hpp>
+
+#include <exception>
+#include <stdexcept>
+
+namespace interleave {
+
+std::string_view to_string(Outcome o) {
+  switch (o) {
+    case Outcome::kCompleted:
+      return "completed";
+    case Outcome::kViolation:
+      return "violation";
+    case Outcome::kDeadlock:
+      return "deadlock";
+    case Outcome::kActorFailure:
+      return "actor_failure";
+    case Outcome::kStepBound:
+      return "step_bound";
+    case Outcome::kAbandoned:
+      return "abandoned";
+  }
+  return "unknown";
+}
+
+// ---------------------------------------------------------------- Actor
+
+Actor::Actor(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn)
+    : exec_(&exec), id_(id), name_(std::move(name)), lifecycle_(lifecycle), fn_(std::move(fn)) {}
+
+std::uint32_t Actor::choose(std::uint32_t n) {
+  if (n == 0) fail("choose(0): there must be at least one alternative");
+  choice_n_ = n;
+  request_ = Request::kChoice;
+  fiber_->yield();
+  request_ = Request::kNone;
+  if (exec_->tracing())
+    note("choose(" + std::to_string(n) + ") = " + std::to_string(choice_value_));
+  return choice_value_;
+}
+
+ActorId Actor::spawn(std::string name, ActorFn fn) {
+  return exec_->add_actor(std::move(name), std::move(fn), exec_->current_event_);
+}
+
+void Actor::join(Label label, ActorId child) {
+  if (child >= exec_->actors_.size() || child == id_) fail("join of an invalid actor");
+  const Actor* c = exec_->actors_[child].get();
+  joining_ = child;
+  wait_until(label, {Access{c->lifecycle_, AccessKind::kWait}},
+             [c] { return c->fiber_ && c->fiber_->finished(); });
+  joining_ = kNoActor;
+}
+
+bool Actor::tracing() const {
+  return exec_->tracing();
+}
+
+void Actor::note(std::string_view text) {
+  if (!exec_->tracing() || exec_->current_event_ < 0) return;
+  auto& notes = exec_->buffers_.notes;
+  notes.resize(exec_->buffers_.trace.size());
+  std::string& n = notes[static_cast<std::size_t>(exec_->current_event_)];
+  if (!n.empty()) n += "; ";
+  n += text;
+}
+
+void Actor::violation(std::string_view invariant, std::string message) {
+  if (!exec_->violation_) {
+    exec_->violation_ =
+        Violation{std::string(invariant), std::move(message),
+                  exec_->current_event_ < 0 ? exec_->step_count()
+                                            : static_cast<std::size_t>(exec_->current_event_),
+                  id_};
+  }
+  stop();
+}
+
+void Actor::fail(std::string message) {
+  const std::int32_t ev = exec_->current_event_;
+  const std::string label =
+      ev >= 0 && ev == last_event_
+          ? std::string(exec_->buffers_.trace[static_cast<std::size_t>(ev)].op.label)
+          : std::string("(before its first step)");
+  violation(kActorFailure, name_ + " failed at step " + label + ": " + std::move(message));
+}
+
+void Actor::stop() {
+  request_ = Request::kStopped;
+  fiber_->yield();
+  // Never resumed: the execution ends and destroying the fiber unwinds this stack from yield().
+  std::terminate();
+}
+
+// ---------------------------------------------------------------- Execution
+
+Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOptions options)
+    : pool_(pool), buffers_(buffers), options_(options) {
+  buffers_.trace.clear();
+  buffers_.decisions.clear();
+  buffers_.notes.clear();
+}
+
+Execution::~Execution() {
+  // Unwind every suspended fiber first (their stacks may refer to owned objects), then destroy
+  // the owned objects in reverse order of creation.
+  for (auto it = actors_.rbegin(); it != actors_.rend(); ++it)
+    (*it)->fiber_.reset();
+  actors_.clear();
+  while (!owned_.empty())
+    owned_.pop_back();
+}
+
+ObjectId Execution::object(std::string name) {
+  objects_.push_back(ObjectInfo{std::move(name), {}});
+  return static_cast<ObjectId>(objects_.size() - 1);
+}
+
+void Execution::describe_object(ObjectId id, std::function<std::string()> describe) {
+  objects_.at(id).describe = std::move(describe);
+}
+
+ActorId Execution::spawn(std::string name, ActorFn fn) {
+  return add_actor(std::move(name), std::move(fn), current_event_);
+}
+
+ActorId Execution::add_actor(std::string name, ActorFn fn, std::int32_t spawn_event) {
+  if (actors_.size() >= kMaxActors)
+    throw ProgramError("too many actors (at most " + std::to_string(kMaxActors) + ")");
+  for (const auto& a : actors_)
+    if (a->name_ == name) throw ProgramError("two actors are named '" + name + "'");
+  const auto id = static_cast<ActorId>(actors_.size());
+  const ObjectId lifecycle = object("actor:" + name);
+  actors_.push_back(
+      std::unique_ptr<Actor>(new Actor(*this, id, std::move(name), lifecycle, std::move(fn))));
+  Actor& a = *actors_.back();
+  a.spawn_event_ = spawn_event;
+  actor_names_.push_back(a.name_);
+  pending_.push_back(&a.pending_);
+  return id;
+}
+
+void Execution::invariant(std::string name, std::function<Check()> check) {
+  invariants_.push_back({std::move(name), std::move(check)});
+}
+
+void Execution::final_check(std::string name, std::function<Check()> check) {
+  final_checks_.push_back({std::move(name), std::move(check)});
+}
+
+void Execution::state_dump(std::function<nlohmann::json()> dump) {
+  state_dump_ = std::move(dump);
+}
+
+// Resumes `a` until it announces its next step, stops, or finishes. The common case (it announced
+// a step) stays inline in the scheduler loop; the rest is settle().
+inline void Execution::resume(Actor& a) {
+  a.fiber_->resume();
+  if (a.fiber_->finished() || a.request_ == Actor::Request::kChoice) [[unlikely]]
+    settle(a);
+}
+
+// Serves the choose() calls of `a` (resuming it after each) and records how it finished.
+void Execution::settle(Actor& a) {
+  for (;;) {
+    if (a.fiber_->finished()) {
+      alive_.erase(a.id_);
+      if (auto failure = a.fiber_->failure(); failure && !violation_) {
+        std::string what;
+        try {
+          std::rethrow_exception(failure);
+        } catch (const std::exception& e) {
+          what = e.what();
+        } catch (...) {
+          what = "an exception that is not a std::exception";
+        }
+        const std::string_view label =
+            a.last_event_ >= 0 && a.last_event_ == current_event_
+                ? buffers_.trace[static_cast<std::size_t>(a.last_event_)].op.label
+                : std::string_view("(before its first step)");
+        violation_ = Violation{
+            std::string(kActorFailure),
+            a.name_ + " threw at step " + std::string(label) + ": " + what,
+            current_event_ < 0 ? step_count() : static_cast<std::size_t>(current_event_), a.id_};
+      }
+      return;
+    }
+    if (a.request_ != Actor::Request::kChoice) return;
+    const auto value = strategy_->next_choice(ChoicePoint{step_count(), a.id_, a.choice_n_});
+    if (!value) {
+      abandon_reason_ = strategy_->abandon_reason();
+      return;
+    }
+    if (*value >= a.choice_n_)
+      throw ProgramError("strategy " + strategy_->name() + " chose " + std::to_string(*value) +
+                         " out of " + std::to_string(a.choice_n_));
+    a.choice_value_ = *value;
+    buffers_.decisions.push_back(Decision{Decision::Kind::kChoice, *value});
+    a.fiber_->resume();
+  }
+}
+
+// Starts every actor spawned since the last call, running each up to its first scheduling point.
+void Execution::start_new_actors() {
+  while (started_ < actors_.size() && !violation_ && abandon_reason_.empty()) {
+    Actor& a = *actors_[started_++];
+    a.fiber_ = std::make_unique<Fiber>(pool_, [&a] { a.fn_(a); });
+    alive_.insert(a.id_);
+    resume(a);
+  }
+}
+
+std::string Execution::actor_list(ActorSet set) const {
+  std::string s = "[";
+  set.for_each([&](ActorId a) {
+    if (s.size() > 1) s += ", ";
+    s += actors_[a]->name_;
+  });
+  return s + "]";
+}
+
+std::string Execution::deadlock_message(ActorSet blocked) const {
+  std::string msg = "deadlock: no actor can run;";
+  blocked.for_each([&](ActorId id) {
+    const Actor& a = *actors_[id];
+    msg += " " + a.name_ + " is blocked at " + std::string(a.pending_.label) + " waiting for";
+    bool first = true;
+    for (const Access& acc : a.pending_) {
+      const ObjectInfo& o = objects_[acc.object];
+      msg += (first ? " " : ", ") + std::string(to_string(acc.kind)) + " of " + o.name;
+      if (o.describe) msg += " (" + o.describe() + ")";
+      first = false;
+    }
+    msg += ";";
+  });
+  msg.pop_back();
+  return msg;
+}
+
+Outcome Execution::run(Strategy& strategy) {
+  if (running_) throw ProgramError("Execution::run called twice");
+  running_ = true;
+  strategy_ = &strategy;
+  Outcome outcome = Outcome::kCompleted;
+  ActorId previous = kNoActor;
+  std::vector<Event>& trace = buffers_.trace;
+
+  start_new_actors();
+  for (;;) {
+    if (stopped()) {
+      if (!abandon_reason_.empty())
+        outcome = Outcome::kAbandoned;
+      else
+        outcome =
+            violation_->invariant == kActorFailure ? Outcome::kActorFailure : Outcome::kViolation;
+      break;
+    }
+    const std::size_t step = trace.size();
+    if (alive_.empty()) {
+      for (const auto& c : final_checks_) {
+        if (auto msg = c.check()) {
+          violation_ = Violation{c.name, std::move(*msg), step, kNoActor};
+          break;
+        }
+      }
+      outcome = violation_ ? Outcome::kViolation : Outcome::kCompleted;
+      break;
+    }
+    ActorSet enabled;
+    alive_.for_each([&](ActorId id) {
+      if (actors_[id]->enabled()) enabled.insert(id);
+    });
+    if (enabled.empty()) {
+      violation_ = Violation{std::string(kDeadlock), deadlock_message(alive_), step, kNoActor};
+      outcome = Outcome::kDeadlock;
+      break;
+    }
+    if (step >= options_.max_steps) {
+      outcome = Outcome::kStepBound;
+      break;
+    }
+
+    // The one place that asks the strategy which actor takes the next step.
+    const ActorId next = strategy.next_actor(SchedulingPoint{.step = step,
+                                                             .enabled = enabled,
+                                                             .alive = alive_,
+                                                             .previous = previous,
+                                                             .pending = pending_,
+                                                             .trace = trace,
+                                                             .names = actor_names_});
+    if (next == kNoActor) {
+      abandon_reason_ = strategy.abandon_reason();
+      outcome = Outcome::kAbandoned;
+      break;
+    }
+    if (!enabled.contains(next))
+      throw ProgramError("strategy " + strategy.name() + " picked an actor that cannot run");
+
+    Actor& a = *actors_[next];
+    std::int32_t hb_pred = -1;
+    if (a.last_event_ < 0) hb_pred = a.spawn_event_;
+    if (a.joining_ != kNoActor) hb_pred = actors_[a.joining_]->last_event_;
+    trace.push_back(Event{next, a.pending_, hb_pred});
+    buffers_.decisions.push_back(Decision{Decision::Kind::kActor, next});
+    current_event_ = static_cast<std::int32_t>(step);
+    a.last_event_ = current_event_;
+    previous = next;
+    resume(a);
+    if (started_ < actors_.size()) start_new_actors();
+    current_event_ = -1;
+    if (stopped()) continue;
+    for (const auto& inv : invariants_) {
+      if (auto msg = inv.check()) {
+        violation_ = Violation{inv.name, std::move(*msg), step, kNoActor};
+        break;
+      }
+    }
+  }
+  current_event_ = -1;
+  if (options_.tracing) {
+    buffers_.notes.resize(buffers_.trace.size());
+    if (state_dump_) final_state_ = state_dump_();
+  }
+  strategy.end_execution(ExecutionRecord{outcome, buffers_.trace, buffers_.decisions});
+  return outcome;
+}
+
+}  // namespace interleave

@@ -1,0 +1,270 @@
+// One execution of a program: its shared objects, its actors (each on its own fiber) and the
+// scheduler loop that runs them step by step under a strategy.
+//
+// A program is a function that, given a fresh Execution, creates the shared state, spawns the
+// actors and registers the invariants. Stateless exploration runs it again for every execution,
+// so the program must be deterministic: the same decisions must give the same behaviour.
+#pragma once
+
+#include "explorer/fiber.hpp"
+#include "explorer/strategy.hpp"
+#include "explorer/types.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace interleave {
+
+class Actor;
+class Execution;
+
+using ActorFn = std::function<void(Actor&)>;
+using Program = std::function<void(Execution&)>;
+/// The result of a check: nullopt when it holds, otherwise the violation message.
+using Check = std::optional<std::string>;
+
+/// The program misbehaved in a way that is a bug of the program or of a strategy, not a finding:
+/// e.g. it behaved differently under the same decisions (it is not deterministic), two actors
+/// share a name, or a strategy picked an actor that cannot run.
+class ProgramError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+/// The built-in property names used for engine-detected failures.
+inline constexpr std::string_view kDeadlock = "deadlock";
+inline constexpr std::string_view kActorFailure = "actor_failure";
+
+/// A failed property: which one, the message, and where.
+struct Violation {
+  std::string invariant;  ///< the invariant's name, or "deadlock" / "actor_failure"
+  std::string message;
+  /// Index of the step during or after which it was detected; equal to the number of steps when
+  /// detected at the end (deadlock, end-of-execution checks, failure before any step).
+  std::size_t step = 0;
+  ActorId actor = kNoActor;  ///< the actor whose step failed, if any
+};
+
+/// Buffers reused from one execution to the next (so that a run allocates nothing per step once
+/// warm). The trace and decisions of the last execution stay readable here after it ends.
+struct ExecutionBuffers {
+  std::vector<Event> trace;
+  std::vector<Decision> decisions;
+  std::vector<std::string> notes;  // per step, only when tracing
+};
+
+struct ExecutionOptions {
+  std::size_t max_steps = 10'000;  ///< steps per execution before it is cut (outcome kStepBound)
+  bool tracing = false;            ///< record notes and the final state for a readable trace
+};
+
+/// The handle an actor's code uses to perform visible operations. Every method that takes a
+/// label is a scheduling point: the actor announces the operation and waits for the scheduler to
+/// pick it; when the call returns, the actor has been picked and everything it does until its
+/// next scheduling point is that one atomic step.
+class Actor {
+ public:
+  ActorId id() const { return id_; }
+  const std::string& name() const { return name_; }
+  Execution& execution() { return *exec_; }
+  /// The object that stands for this actor's lifecycle (joining it waits for it to finish).
+  ObjectId lifecycle_object() const { return lifecycle_; }
+
+  /// A visible operation that is always enabled.
+  void step(Label label, std::initializer_list<Access> accesses) {
+    set_pending(label, accesses);
+    announce(nullptr, nullptr);
+  }
+  void step(const Op& op) {
+    pending_ = op;
+    announce(nullptr, nullptr);
+  }
+
+  /// A visible operation that is enabled only while ready() holds (the actor is blocked, not
+  /// runnable, otherwise). ready() must be a pure function of shared state.
+  template <class Ready>
+  void wait_until(Label label, std::initializer_list<Access> accesses, Ready&& ready) {
+    using R = std::remove_reference_t<Ready>;
+    set_pending(label, accesses);
+    announce(const_cast<void*>(static_cast<const void*>(&ready)),
+             [](void* r) -> bool { return (*static_cast<R*>(r))(); });
+  }
+
+  /// A nondeterministic choice in [0, n), decided by the strategy and recorded in the schedule.
+  /// Not a scheduling point: it belongs to the current step. n must be at least 1.
+  std::uint32_t choose(std::uint32_t n);
+
+  /// Spawns a child actor (not a scheduling point). Its steps happen after this actor's current
+  /// step. Names must be unique within the execution.
+  ActorId spawn(std::string name, ActorFn fn);
+  /// Waits until `child` has finished (a scheduling point, blocked until then).
+  void join(Label label, ActorId child);
+
+  /// Whether readable descriptions are being recorded (only when a trace is built).
+  bool tracing() const;
+  /// Adds a description to the current step (ignored unless tracing()).
+  void note(std::string_view text);
+
+  /// Reports that `invariant` is violated during the current step and ends the execution.
+  [[noreturn]] void violation(std::string_view invariant, std::string message);
+  /// Reports an actor failure (a failed assertion) and ends the execution.
+  [[noreturn]] void fail(std::string message);
+  /// fail(message) unless `condition` holds.
+  void check(bool condition, std::string_view message) {
+    if (!condition) fail(std::string(message));
+  }
+
+ private:
+  friend class Execution;
+  enum class Request : std::uint8_t { kNone, kStep, kChoice, kStopped };
+  using ReadyFn = bool (*)(void*);
+
+  Actor(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn);
+  void set_pending(Label label, std::initializer_list<Access> accesses) {
+    if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 4 accesses");
+    pending_.label = label;
+    pending_.count = 0;
+    for (const Access& acc : accesses)
+      pending_.accesses[pending_.count++] = acc;
+  }
+  // Inline so that the context switch sits right under the actor's own code (see Fiber::resume).
+  void announce(void* ready, ReadyFn ready_fn) {
+    ready_ = ready;
+    ready_fn_ = ready_fn;
+    request_ = Request::kStep;
+    fiber_->yield();
+    // Picked by the scheduler: from here up to the next announce is this actor's step.
+    request_ = Request::kNone;
+    ready_ = nullptr;
+    ready_fn_ = nullptr;
+  }
+  [[noreturn]] void stop();
+  bool enabled() const { return ready_fn_ == nullptr || ready_fn_(ready_); }
+
+  Execution* exec_;
+  ActorId id_;
+  std::string name_;
+  ObjectId lifecycle_;
+  ActorFn fn_;
+  std::unique_ptr<Fiber> fiber_;
+  Request request_ = Request::kNone;
+  Op pending_;             // the announced operation (valid while request_ == kStep)
+  void* ready_ = nullptr;  // the blocking condition of the announced operation, if any
+  ReadyFn ready_fn_ = nullptr;
+  ActorId joining_ = kNoActor;  // the actor a pending join waits for
+  std::uint32_t choice_n_ = 0;
+  std::uint32_t choice_value_ = 0;
+  std::int32_t spawn_event_ = -1;  // the step in which this actor was spawned, -1 if at setup
+  std::int32_t last_event_ = -1;   // this actor's most recent step
+};
+
+/// One run of a program. Setup methods (object, make, spawn, invariant...) are called by the
+/// program; run() is called once by the Explorer.
+class Execution {
+ public:
+  Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOptions options);
+  ~Execution();
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
+
+  // ---- set-up (from the program, or from actors while running) ----
+
+  /// Registers a shared object for declared accesses; the name appears in traces.
+  ObjectId object(std::string name);
+  /// Attaches a description of the object's state used in deadlock reports (e.g. "held by A").
+  void describe_object(ObjectId id, std::function<std::string()> describe);
+  /// Constructs a T owned by this execution (destroyed after every actor has been unwound).
+  template <class T, class... Args>
+  T& make(Args&&... args) {
+    auto holder = std::make_unique<Holder<T>>(std::forward<Args>(args)...);
+    T& ref = holder->value;
+    owned_.push_back(std::move(holder));
+    return ref;
+  }
+  /// Spawns a top-level actor. Names must be unique within the execution.
+  ActorId spawn(std::string name, ActorFn fn);
+  /// A property of shared state, checked after every step.
+  void invariant(std::string name, std::function<Check()> check);
+  /// A property checked once when every actor has finished.
+  void final_check(std::string name, std::function<Check()> check);
+  /// A snapshot of the shared state, recorded with a counterexample (tracing only).
+  void state_dump(std::function<nlohmann::json()> dump);
+
+  // ---- queries ----
+  const std::string& object_name(ObjectId id) const { return objects_.at(id).name; }
+  std::size_t object_count() const { return objects_.size(); }
+  std::size_t actor_count() const { return actors_.size(); }
+  const Actor& actor(ActorId id) const { return *actors_.at(id); }
+  /// Steps executed so far.
+  std::size_t step_count() const { return buffers_.trace.size(); }
+  bool tracing() const { return options_.tracing; }
+
+  // ---- running (Explorer) ----
+
+  /// Runs every actor to completion (or until a violation, deadlock, bound or abandon) under
+  /// `strategy`. Calls strategy.end_execution() before returning. Call once.
+  Outcome run(Strategy& strategy);
+  const std::optional<Violation>& violation() const { return violation_; }
+  const std::string& abandon_reason() const { return abandon_reason_; }
+  /// The state dump at the end of the run (tracing only; null if none registered).
+  const nlohmann::json& final_state() const { return final_state_; }
+
+ private:
+  friend class Actor;
+  struct HolderBase {
+    virtual ~HolderBase() = default;
+  };
+  template <class T>
+  struct Holder : HolderBase {
+    template <class... Args>
+    explicit Holder(Args&&... args) : value(std::forward<Args>(args)...) {}
+    T value;
+  };
+  struct ObjectInfo {
+    std::string name;
+    std::function<std::string()> describe;
+  };
+  struct NamedCheck {
+    std::string name;
+    std::function<Check()> check;
+  };
+
+  ActorId add_actor(std::string name, ActorFn fn, std::int32_t spawn_event);
+  void start_new_actors();
+  void resume(Actor& a);
+  void settle(Actor& a);
+  bool stopped() const { return violation_.has_value() || !abandon_reason_.empty(); }
+  void record_stop(Actor& a);
+  std::string deadlock_message(ActorSet blocked) const;
+  std::string actor_list(ActorSet set) const;
+
+  StackPool& pool_;
+  ExecutionBuffers& buffers_;
+  ExecutionOptions options_;
+  Strategy* strategy_ = nullptr;
+  std::vector<ObjectInfo> objects_;
+  std::vector<std::unique_ptr<HolderBase>> owned_;
+  std::vector<std::unique_ptr<Actor>> actors_;  // destroyed before owned_ (see ~Execution)
+  std::vector<std::string_view> actor_names_;
+  std::vector<const Op*> pending_;  // pending_[a] = &actors_[a]->pending_
+  ActorSet alive_;
+  std::size_t started_ = 0;          // actors whose fiber has been started
+  std::int32_t current_event_ = -1;  // the step being executed, -1 outside steps
+  std::vector<NamedCheck> invariants_;
+  std::vector<NamedCheck> final_checks_;
+  std::function<nlohmann::json()> state_dump_;
+  std::optional<Violation> violation_;
+  std::string abandon_reason_;
+  nlohmann::json final_state_;
+  bool running_ = false;
+};
+
+}  // namespace interleave

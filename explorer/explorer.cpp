@@ -1,0 +1,253 @@
+#include "explorer/explorer.hpp"
+
+#include "explorer/strategies/replay.hpp"
+
+#include <chrono>
+#include <set>
+
+namespace interleave {
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::kHolds:
+      return "holds";
+    case Verdict::kViolation:
+      return "violation";
+    case Verdict::kIncomplete:
+      return "incomplete";
+  }
+  return "unknown";
+}
+
+nlohmann::json to_json(const TraceStep& s) {
+  nlohmann::json acc = nlohmann::json::array();
+  for (const auto& a : s.accesses)
+    acc.push_back({{"object", a.object}, {"access", to_string(a.kind)}});
+  return {{"index", s.index},
+          {"actor", s.actor},
+          {"label", s.label},
+          {"accesses", acc},
+          {"what", s.what}};
+}
+
+nlohmann::json to_json(const Counterexample& c) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : c.steps)
+    steps.push_back(to_json(s));
+  return {{"invariant", c.invariant},
+          {"message", c.message},
+          {"step", c.step},
+          {"actor", c.actor},
+          {"preemptions", c.preemptions},
+          {"schedule", to_json(c.schedule)},
+          {"steps", steps},
+          {"state", c.state}};
+}
+
+nlohmann::json to_json(const ExplorationResult& r, bool with_timing) {
+  nlohmann::json cex = nlohmann::json::array();
+  for (const auto& c : r.counterexamples)
+    cex.push_back(to_json(c));
+  return {{"verdict", to_string(r.verdict)},
+          {"strategy", r.strategy},
+          {"detail", r.detail},
+          {"counterexamples", cex},
+          {"stats", to_json(r.stats, with_timing)}};
+}
+
+Explorer::Explorer(Program program, ExploreOptions options)
+    : program_(std::move(program)),
+      options_(std::move(options)),
+      pool_(std::make_unique<StackPool>(options_.stack_size)) {}
+
+Explorer::~Explorer() = default;
+
+namespace {
+
+// Counts preemptions while delegating to a replay: a switch away from an actor that could go on.
+class CountingReplay final : public Strategy {
+ public:
+  explicit CountingReplay(Schedule s) : inner_(std::move(s)) {}
+  std::string name() const override { return inner_.name(); }
+  bool begin_execution() override { return inner_.begin_execution(); }
+  ActorId next_actor(const SchedulingPoint& p) override {
+    const ActorId a = inner_.next_actor(p);
+    if (a != kNoActor && p.previous != kNoActor && a != p.previous &&
+        p.enabled.contains(p.previous))
+      ++preemptions;
+    return a;
+  }
+  std::optional<std::uint32_t> next_choice(const ChoicePoint& p) override {
+    return inner_.next_choice(p);
+  }
+  void end_execution(const ExecutionRecord& r) override { inner_.end_execution(r); }
+  Coverage coverage() const override { return inner_.coverage(); }
+  std::string abandon_reason() const override { return inner_.abandon_reason(); }
+
+  ReplayStrategy inner_;
+  std::uint64_t preemptions = 0;
+};
+
+std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffers& b) {
+  std::vector<TraceStep> steps;
+  steps.reserve(b.trace.size());
+  for (std::size_t i = 0; i < b.trace.size(); ++i) {
+    const Event& e = b.trace[i];
+    TraceStep s;
+    s.index = i;
+    s.actor = ex.actor(e.actor).name();
+    s.label = std::string(e.op.label);
+    for (const Access& a : e.op)
+      s.accesses.push_back({ex.object_name(a.object), a.kind});
+    if (i < b.notes.size()) s.what = b.notes[i];
+    steps.push_back(std::move(s));
+  }
+  return steps;
+}
+
+}  // namespace
+
+ReplayReport Explorer::replay(const Schedule& schedule) {
+  CountingReplay strategy(schedule);
+  strategy.begin_execution();
+  Execution ex(*pool_, buffers_, ExecutionOptions{options_.max_steps, /*tracing=*/true});
+  program_(ex);
+  ReplayReport r;
+  r.outcome = ex.run(strategy);
+  r.violation = ex.violation();
+  r.steps = readable_steps(ex, buffers_);
+  r.state = ex.final_state();
+  r.preemptions = strategy.preemptions;
+  r.consumed = strategy.inner_.consumed();
+  r.diverged = strategy.inner_.diverged();
+  r.exhausted = strategy.inner_.exhausted();
+  if (r.outcome == Outcome::kAbandoned) r.reason = ex.abandon_reason();
+  return r;
+}
+
+Counterexample Explorer::make_counterexample(const Schedule& schedule,
+                                             const std::string& expected_invariant) {
+  ReplayReport r = replay(schedule);
+  if (!r.violation || (!expected_invariant.empty() && r.violation->invariant != expected_invariant))
+    throw ProgramError(
+        "the program is not deterministic: replaying a violating schedule did not reproduce " +
+        (expected_invariant.empty() ? std::string("a violation") : expected_invariant) +
+        (r.reason.empty() ? std::string() : " (" + r.reason + ")"));
+  Counterexample c;
+  c.invariant = r.violation->invariant;
+  c.message = r.violation->message;
+  c.step = r.violation->step;
+  if (r.violation->actor != kNoActor && r.violation->step < r.steps.size())
+    c.actor = r.steps[r.violation->step].actor;
+  c.preemptions = r.preemptions;
+  c.schedule = schedule;
+  c.schedule.steps.resize(r.consumed);
+  c.steps = std::move(r.steps);
+  c.state = std::move(r.state);
+  return c;
+}
+
+ExplorationResult Explorer::explore(Strategy& strategy) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  ExplorationResult result;
+  result.strategy = strategy.name();
+  Stats& stats = result.stats;
+  std::set<std::string> reported;  // properties with a counterexample already
+  std::string cut;                 // why the search stopped early, if it did
+
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+
+  for (;;) {
+    if (options_.max_executions != 0 && stats.executions >= options_.max_executions) {
+      cut = "the execution budget (" + std::to_string(options_.max_executions) +
+            " executions) ran out";
+      break;
+    }
+    if (options_.time_budget_seconds > 0 && elapsed() >= options_.time_budget_seconds) {
+      cut = "the time budget ran out";
+      break;
+    }
+    if (!strategy.begin_execution()) break;
+
+    Outcome outcome;
+    std::optional<Violation> violation;
+    Schedule schedule;
+    {
+      Execution ex(*pool_, buffers_, ExecutionOptions{options_.max_steps, false});
+      program_(ex);
+      outcome = ex.run(strategy);
+      violation = ex.violation();
+      if (violation && !reported.contains(violation->invariant)) {
+        schedule.seed = strategy.execution_seed();
+        schedule.steps.reserve(buffers_.decisions.size());
+        for (const Decision& d : buffers_.decisions) {
+          schedule.steps.push_back(
+              d.kind == Decision::Kind::kActor
+                  ? ScheduleEntry::run(ex.actor(static_cast<ActorId>(d.value)).name())
+                  : ScheduleEntry::choice(d.value));
+        }
+      }
+    }
+    ++stats.executions;
+    stats.steps += buffers_.trace.size();
+    stats.max_depth = std::max<std::uint64_t>(stats.max_depth, buffers_.trace.size());
+    switch (outcome) {
+      case Outcome::kCompleted:
+        ++stats.completed;
+        break;
+      case Outcome::kAbandoned:
+        ++stats.blocked;
+        break;
+      case Outcome::kDeadlock:
+        ++stats.deadlocked;
+        break;
+      case Outcome::kStepBound:
+        ++stats.cut_by_bound;
+        break;
+      case Outcome::kViolation:
+      case Outcome::kActorFailure:
+        ++stats.failed;
+        break;
+    }
+    if (violation) {
+      ++stats.violations[violation->invariant];
+      if (!reported.contains(violation->invariant)) {
+        reported.insert(violation->invariant);
+        result.counterexamples.push_back(make_counterexample(schedule, violation->invariant));
+        if (options_.on_counterexample) options_.on_counterexample(result.counterexamples.back());
+        if (options_.stop_on_first_violation) {
+          cut = "stopped at the first violation";
+          break;
+        }
+      }
+    }
+    if (options_.on_progress && stats.executions % options_.progress_interval == 0) {
+      stats.elapsed_seconds = elapsed();
+      options_.on_progress(stats);
+    }
+  }
+  stats.elapsed_seconds = elapsed();
+
+  const Coverage coverage = strategy.coverage();
+  if (!result.counterexamples.empty()) {
+    result.verdict = Verdict::kViolation;
+    result.detail = cut.empty() ? coverage.description : cut;
+  } else if (stats.cut_by_bound > 0) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = "the step bound (" + std::to_string(options_.max_steps) + " steps) cut " +
+                    std::to_string(stats.cut_by_bound) + " execution(s)";
+  } else if (!cut.empty()) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = cut;
+  } else if (!coverage.complete) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = coverage.description;
+  } else {
+    result.verdict = Verdict::kHolds;
+    result.detail = coverage.description;
+  }
+  return result;
+}
+
+}  // namespace interleave

@@ -1,0 +1,134 @@
+// The Explorer runs a program's executions one after another under a strategy, collects the
+// counterexamples and the stats, and states a verdict that never claims more than was explored.
+//
+//   Program program = [](Execution& ex) { ... ex.spawn("A", ...); ex.invariant(...); };
+//   Explorer explorer(program);
+//   DfsStrategy dfs;
+//   ExplorationResult r = explorer.explore(dfs);
+//   if (r.verdict == Verdict::kViolation) print(r.counterexamples.front());
+//
+// No globals: two Explorers in one process are independent.
+#pragma once
+
+#include "explorer/execution.hpp"
+#include "explorer/schedule.hpp"
+#include "explorer/stats.hpp"
+#include "explorer/strategy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace interleave {
+
+enum class Verdict : std::uint8_t {
+  kHolds,       ///< every behaviour was explored and no property failed
+  kViolation,   ///< some property failed: see the counterexamples
+  kIncomplete,  ///< no property failed in what was explored, but a bound or budget cut the search
+};
+std::string_view to_string(Verdict v);
+
+/// One access of a readable step, with the object's name.
+struct TraceAccess {
+  std::string object;
+  AccessKind kind = AccessKind::kRead;
+};
+
+/// A step of a trace as a person reads it.
+struct TraceStep {
+  std::size_t index = 0;
+  std::string actor;
+  std::string label;
+  std::vector<TraceAccess> accesses;
+  std::string what;  ///< what happened (the notes of the step), "" if the step noted nothing
+};
+
+/// A violating execution: the property, where it failed, the schedule that reproduces it exactly,
+/// the readable steps and the shared state at the violation.
+struct Counterexample {
+  std::string invariant;
+  std::string message;
+  std::size_t step = 0;  ///< index of the violating step (== steps.size() if after the last)
+  std::string actor;     ///< the actor whose step violated it ("" if none)
+  std::uint64_t preemptions = 0;  ///< context switches away from an actor that could still run
+  Schedule schedule;
+  std::vector<TraceStep> steps;
+  nlohmann::json state;  ///< the program's state dump at the violation (null if none)
+};
+
+nlohmann::json to_json(const TraceStep& s);
+nlohmann::json to_json(const Counterexample& c);
+
+/// The result of a strict replay with readable steps.
+struct ReplayReport {
+  Outcome outcome = Outcome::kCompleted;
+  std::optional<Violation> violation;
+  std::vector<TraceStep> steps;
+  nlohmann::json state;
+  std::uint64_t preemptions = 0;
+  std::size_t consumed = 0;  ///< schedule entries used
+  bool diverged = false;     ///< the program did not follow the schedule (reason says where)
+  bool exhausted = false;    ///< the schedule ended while actors could still run
+  std::string reason;
+};
+
+struct ExplorationResult {
+  Verdict verdict = Verdict::kHolds;
+  std::string strategy;
+  /// kHolds: what was covered; kIncomplete: what cut the search; kViolation: what was covered
+  /// until the search stopped.
+  std::string detail;
+  /// One per violated property when exploring past the first violation, otherwise at most one.
+  std::vector<Counterexample> counterexamples;
+  Stats stats;
+};
+
+/// with_timing = false leaves out wall time (byte-identical output for identical runs).
+nlohmann::json to_json(const ExplorationResult& r, bool with_timing);
+
+struct ExploreOptions {
+  std::size_t max_steps = 10'000;       ///< steps per execution; more cuts it (verdict incomplete)
+  std::uint64_t max_executions = 0;     ///< 0: unlimited; reaching it makes the verdict incomplete
+  double time_budget_seconds = 0;       ///< 0: unlimited; running out makes the verdict incomplete
+  bool stop_on_first_violation = true;  ///< false: keep one counterexample per property
+  std::size_t stack_size = 256 * 1024;  ///< bytes per actor stack
+  /// Called the moment a counterexample is ready (e.g. to write it to disk).
+  std::function<void(const Counterexample&)> on_counterexample;
+  /// Called every `progress_interval` executions with the stats so far.
+  std::function<void(const Stats&)> on_progress;
+  std::uint64_t progress_interval = 4096;
+};
+
+class Explorer {
+ public:
+  explicit Explorer(Program program, ExploreOptions options = {});
+  ~Explorer();
+  Explorer(const Explorer&) = delete;
+  Explorer& operator=(const Explorer&) = delete;
+
+  /// Explores under `strategy` until it is exhausted, a violation stops it, or a budget runs out.
+  ExplorationResult explore(Strategy& strategy);
+
+  /// Re-executes `schedule` strictly, with readable steps.
+  ReplayReport replay(const Schedule& schedule);
+
+  /// Replays `schedule`, which must end in a violation, and builds its counterexample. Throws
+  /// ProgramError if it does not reproduce a violation of `expected_invariant` (or of any
+  /// property, when empty).
+  Counterexample make_counterexample(const Schedule& schedule,
+                                     const std::string& expected_invariant = {});
+
+  const ExploreOptions& options() const { return options_; }
+
+ private:
+  Program program_;
+  ExploreOptions options_;
+  std::unique_ptr<StackPool> pool_;
+  ExecutionBuffers buffers_;
+};
+
+}  // namespace interleave

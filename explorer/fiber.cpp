@@ -1,0 +1,99 @@
+#include "explorer/fiber.hpp"
+
+#include <boost/context/protected_fixedsize_stack.hpp>
+
+#include <cstdio>
+#include <new>
+#include <utility>
+
+namespace interleave {
+
+namespace ctx = boost::context;
+
+StackPool::StackPool(std::size_t stack_size) {
+  const std::size_t page = ctx::stack_traits::page_size();
+  size_ = (stack_size + page - 1) / page * page;
+  if (size_ < ctx::stack_traits::minimum_size()) size_ = ctx::stack_traits::minimum_size();
+}
+
+StackPool::~StackPool() {
+  ctx::protected_fixedsize_stack alloc(size_);
+  for (auto& s : free_)
+    alloc.deallocate(s);
+}
+
+ctx::stack_context StackPool::allocate() {
+  if (!free_.empty()) {
+    ctx::stack_context s = free_.back();
+    free_.pop_back();
+    return s;
+  }
+  ++mapped_;
+  return ctx::protected_fixedsize_stack(size_).allocate();
+}
+
+void StackPool::deallocate(ctx::stack_context& sctx) noexcept {
+  try {
+    free_.push_back(sctx);
+  } catch (const std::bad_alloc&) {
+    ctx::protected_fixedsize_stack(size_).deallocate(sctx);
+    --mapped_;
+  }
+}
+
+// The StackAllocator concept boost::context expects, forwarding to a pool; it also tells the
+// fiber where its stack is (for the sanitizer annotations).
+struct Fiber::PoolAllocator {
+  StackPool* pool;
+  Fiber* fiber;
+  ctx::stack_context allocate() {
+    ctx::stack_context s = pool->allocate();
+    fiber->stack_bottom_ = static_cast<char*>(s.sp) - s.size;
+    fiber->stack_size_ = s.size;
+    return s;
+  }
+  void deallocate(ctx::stack_context& sctx) noexcept { pool->deallocate(sctx); }
+};
+
+Fiber::Fiber(StackPool& pool, std::function<void()> body) : body_(std::move(body)) {
+  self_ = ctx::fiber(std::allocator_arg, PoolAllocator{&pool, this}, [this](ctx::fiber&& caller) {
+#if defined(INTERLEAVE_ASAN)
+    __sanitizer_finish_switch_fiber(nullptr, &caller_bottom_, &caller_size_);
+#endif
+    caller_ = std::move(caller);
+    if (!unwinding_) {
+      try {
+        body_();
+      } catch (const FiberUnwind&) {
+        // destroyed while suspended: the stack is unwound, nothing to report
+      } catch (const ctx::detail::forced_unwind&) {
+        throw;  // never swallow boost's own unwinding
+      } catch (...) {
+        failure_ = std::current_exception();
+      }
+    }
+    state_ = State::kFinished;
+#if defined(INTERLEAVE_ASAN)
+    __sanitizer_start_switch_fiber(nullptr, caller_bottom_, caller_size_);
+#endif
+    return std::move(caller_);
+  });
+}
+
+Fiber::~Fiber() {
+  // Finish the fiber through our own (annotated) switches so that boost never has to force-unwind
+  // it: a Created fiber returns at once, a Suspended one unwinds from its pending yield().
+  if (state_ == State::kCreated || state_ == State::kSuspended) {
+    unwinding_ = true;
+    for (int attempt = 0; attempt < 3 && !finished(); ++attempt)
+      resume();
+    if (!finished()) {
+      std::fputs(
+          "interleave: an actor swallowed FiberUnwind (a catch (...) that does not rethrow)\n",
+          stderr);
+      std::terminate();
+    }
+  }
+}
+
+}  // namespace interleave

@@ -1,0 +1,33 @@
+// Counters of an exploration. Mergeable: the stats of several searches (e.g. parallel workers over
+// disjoint parts of the space) add up with +=.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace interleave {
+
+struct Stats {
+  std::uint64_t executions = 0;    ///< executions run, whatever their outcome
+  std::uint64_t completed = 0;     ///< every actor finished and every check held
+  std::uint64_t blocked = 0;       ///< abandoned by the strategy (e.g. sleep-set blocked)
+  std::uint64_t deadlocked = 0;    ///< nothing could run while some actor was unfinished
+  std::uint64_t cut_by_bound = 0;  ///< stopped by the step bound (the search is then incomplete)
+  std::uint64_t failed = 0;        ///< ended by a violation or an actor failure
+  std::uint64_t steps = 0;         ///< steps executed, over all executions
+  std::uint64_t max_depth = 0;     ///< most steps in one execution
+  /// Executions that violated each property (invariant name, "deadlock", "actor_failure").
+  /// An ordered map, so that output does not depend on hash order.
+  std::map<std::string, std::uint64_t> violations;
+  double elapsed_seconds = 0;  ///< wall time: only ever reported as a statistic
+
+  Stats& operator+=(const Stats& o);
+};
+
+/// with_timing = false leaves out wall time (for byte-identical output across runs).
+nlohmann::json to_json(const Stats& s, bool with_timing);
+
+}  // namespace interleave

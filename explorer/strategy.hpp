@@ -1,0 +1,102 @@
+// The strategy interface: what decides, at each scheduling point, which actor runs next and which
+// value a choose(n) returns. One strategy per file under explorer/strategies/, each depending only
+// on this header. The engine asks a strategy from exactly one place (Execution::run).
+#pragma once
+
+#include "explorer/types.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace interleave {
+
+/// One executed step, as the strategies see it after the fact.
+struct Event {
+  ActorId actor = kNoActor;
+  Op op;
+  /// An event that must happen before this one besides program order and conflicts: the step in
+  /// which this actor was spawned (for its first event) or the last step of a joined actor (for a
+  /// join). -1 when none.
+  std::int32_t hb_pred = -1;
+};
+
+/// One decision of an execution, in order: the actor that took a step, or a choice value.
+struct Decision {
+  enum class Kind : std::uint8_t { kActor, kChoice };
+  Kind kind = Kind::kActor;
+  std::uint32_t value = 0;  // kActor: the ActorId; kChoice: the value
+  friend bool operator==(const Decision&, const Decision&) = default;
+};
+
+/// What the scheduler knows at a scheduling point.
+struct SchedulingPoint {
+  std::size_t step = 0;         ///< steps already executed in this execution
+  ActorSet enabled;             ///< actors whose pending operation can run now (never empty)
+  ActorSet alive;               ///< actors not finished (enabled is a subset)
+  ActorId previous = kNoActor;  ///< actor that took the previous step
+  /// pending[a]: actor a's announced next operation (meaningful for a in alive).
+  std::span<const Op* const> pending;
+  std::span<const Event> trace;             ///< steps executed so far in this execution
+  std::span<const std::string_view> names;  ///< names[a]: actor a's name
+};
+
+/// A choose(n) call: actor `actor`, during step `step`, asks for a value in [0, n).
+struct ChoicePoint {
+  std::size_t step = 0;
+  ActorId actor = kNoActor;
+  std::uint32_t n = 0;
+};
+
+enum class Outcome : std::uint8_t {
+  kCompleted,     ///< every actor finished and every check held
+  kViolation,     ///< an invariant or a step-local check failed
+  kDeadlock,      ///< nothing enabled while some actor is unfinished
+  kActorFailure,  ///< an exception or failed assertion inside an actor
+  kStepBound,     ///< the step bound cut the execution (makes the verdict incomplete)
+  kAbandoned,     ///< the strategy stopped it (sleep-set blocked, replay ended or diverged)
+};
+
+std::string_view to_string(Outcome o);
+
+/// Everything a strategy may learn about a finished execution.
+struct ExecutionRecord {
+  Outcome outcome = Outcome::kCompleted;
+  std::span<const Event> trace;
+  std::span<const Decision> decisions;
+};
+
+/// How much of the behaviour space a finished search covered.
+struct Coverage {
+  /// True only if every behaviour of the program was explored (up to equivalence): the only case in
+  /// which "no violation" may be reported as "holds".
+  bool complete = false;
+  /// Human-readable statement of what was covered, e.g. "all interleavings" or
+  /// "no violation with at most 2 preemptions".
+  std::string description;
+};
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+
+  virtual std::string name() const = 0;
+  /// Prepares the next execution; false when the search is over.
+  virtual bool begin_execution() = 0;
+  /// Picks the next actor among point.enabled. kNoActor abandons the execution (then
+  /// abandon_reason() says why).
+  virtual ActorId next_actor(const SchedulingPoint& point) = 0;
+  /// Picks a value in [0, point.n); nullopt abandons the execution.
+  virtual std::optional<std::uint32_t> next_choice(const ChoicePoint& point) = 0;
+  /// Called once per execution, after it ends, whatever the outcome.
+  virtual void end_execution(const ExecutionRecord& record) = 0;
+  /// What the search covered (meaningful once begin_execution() returned false).
+  virtual Coverage coverage() const = 0;
+  /// The seed that reproduces the current execution with this strategy (0 if not seeded).
+  virtual std::uint64_t execution_seed() const { return 0; }
+  virtual std::string abandon_reason() const { return "abandoned by the strategy"; }
+};
+
+}  // namespace interleave

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Interleave needs, only those that are missing. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  g++ clang cmake ninja-build make pkg-config
+  libboost-context-dev libboost-graph-dev
+  catch2 nlohmann-json3-dev libcli11-dev
+  python3 python3-jsonschema   # JSON Schema (draft 2020-12) checks of scenarios and traces
+  graphviz libxml2-utils       # tests render DOT with `dot` and parse JUnit XML with xmllint
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "interleave: installing missing packages: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
