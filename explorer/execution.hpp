@@ -108,6 +108,9 @@ class Actor {
   /// Waits until `child` has finished (a scheduling point, blocked until then).
   void join(Label label, ActorId child);
 
+  /// Records that a coverage goal was reached in this execution (see Execution::cover).
+  void cover(std::string_view goal);
+
   /// Whether readable descriptions are being recorded (only when a trace is built).
   bool tracing() const;
   /// Adds a description to the current step (ignored unless tracing()).
@@ -197,6 +200,13 @@ class Execution {
   void final_check(std::string name, std::function<Check()> check);
   /// A snapshot of the shared state, recorded with a counterexample (tracing only).
   void state_dump(std::function<nlohmann::json()> dump);
+  /// Records that a coverage goal (a named situation, e.g. "cleaner pass overlapped a running
+  /// task") was reached in this execution. The Explorer reports, per goal, how many explored
+  /// executions reached it: a "holds" verdict is only meaningful if the dangerous situation was
+  /// actually explored.
+  void cover(std::string_view goal);
+  /// Goals reached in this execution, each once, in the order first reached.
+  const std::vector<std::string>& covered() const { return covered_; }
 
   // ---- queries ----
   const std::string& object_name(ObjectId id) const { return objects_.at(id).name; }
@@ -261,6 +271,7 @@ class Execution {
   std::vector<NamedCheck> invariants_;
   std::vector<NamedCheck> final_checks_;
   std::function<nlohmann::json()> state_dump_;
+  std::vector<std::string> covered_;
   std::optional<Violation> violation_;
   std::string abandon_reason_;
   nlohmann::json final_state_;

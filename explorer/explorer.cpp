@@ -52,6 +52,7 @@ nlohmann::json to_json(const ExplorationResult& r, bool with_timing) {
           {"strategy", r.strategy},
           {"detail", r.detail},
           {"counterexamples", cex},
+          {"covered", r.covered},
           {"stats", to_json(r.stats, with_timing)}};
 }
 
@@ -178,6 +179,8 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
       program_(ex);
       outcome = ex.run(strategy);
       violation = ex.violation();
+      for (const auto& goal : ex.covered())
+        ++result.covered[goal];
       if (violation && !reported.contains(violation->invariant)) {
         schedule.seed = strategy.execution_seed();
         schedule.steps.reserve(buffers_.decisions.size());

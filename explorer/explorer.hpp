@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +85,8 @@ struct ExplorationResult {
   std::string detail;
   /// One per violated property when exploring past the first violation, otherwise at most one.
   std::vector<Counterexample> counterexamples;
+  /// Coverage goals reached (Execution::cover): goal -> number of executions that reached it.
+  std::map<std::string, std::uint64_t> covered;
   Stats stats;
 };
 

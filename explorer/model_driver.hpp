@@ -1,0 +1,59 @@
+// The seam between the generic command line and a concrete model. A model (e.g. the StarRocks
+// temporary-table world in model/) implements ModelDriver; the CLI reads a scenario file, checks
+// its generic envelope (name, description, model, exploration, expect) and hands the document to
+// the driver named by its "model" key, which reads its own sections and builds the program.
+#pragma once
+
+#include "explorer/execution.hpp"
+#include "explorer/input_error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace interleave {
+
+/// A program built from a scenario, with what the scenario's expectation may refer to.
+struct ModelInstance {
+  Program program;
+  /// Every property this program can report (invariant names, plus "deadlock" and
+  /// "actor_failure"): an expectation naming anything else is an input error.
+  std::vector<std::string> invariants;
+  /// Every coverage goal this program can reach (Execution::cover).
+  std::vector<std::string> coverage_goals;
+};
+
+class ModelDriver {
+ public:
+  virtual ~ModelDriver() = default;
+  /// The value of the scenario's "model" key, e.g. "starrocks-temp-tables".
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  /// Top-level scenario keys this model owns (e.g. "cluster", "actors", "policy").
+  virtual std::vector<std::string> sections() const = 0;
+  /// Builds the program from the scenario document (only the model's sections are read).
+  /// Throws InputError naming `file` and the JSON path for anything wrong.
+  virtual ModelInstance instantiate(const nlohmann::json& scenario,
+                                    const std::string& file) const = 0;
+  /// What `interleave list` shows: presets, knobs with defaults, invariants, coverage goals.
+  virtual nlohmann::json catalog() const = 0;
+};
+
+/// The models a CLI knows, in registration order.
+class ModelRegistry {
+ public:
+  void add(std::unique_ptr<ModelDriver> driver) { drivers_.push_back(std::move(driver)); }
+  const ModelDriver* find(const std::string& name) const {
+    for (const auto& d : drivers_)
+      if (d->name() == name) return d.get();
+    return nullptr;
+  }
+  const std::vector<std::unique_ptr<ModelDriver>>& all() const { return drivers_; }
+
+ private:
+  std::vector<std::unique_ptr<ModelDriver>> drivers_;
+};
+
+}  // namespace interleave
