@@ -54,6 +54,8 @@ void Actor::join(Label label, ActorId child) {
   joining_ = kNoActor;
 }
 
+void Actor::cover(std::string_view goal) { exec_->cover(goal); }
+
 bool Actor::tracing() const {
   return exec_->tracing();
 }
