@@ -156,6 +156,12 @@ void Execution::state_dump(std::function<nlohmann::json()> dump) {
   state_dump_ = std::move(dump);
 }
 
+void Execution::cover(std::string_view goal) {
+  for (const auto& g : covered_)
+    if (g == goal) return;
+  covered_.emplace_back(goal);
+}
+
 // Resumes `a` until it announces its next step, stops, or finishes. The common case (it announced
 // a step) stays inline in the scheduler loop; the rest is settle().
 inline void Execution::resume(Actor& a) {
