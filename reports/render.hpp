@@ -38,12 +38,14 @@ std::string render_json(const TraceDocument& doc);
 std::string render_mermaid(const TraceDocument& doc);
 
 /// A Graphviz DOT digraph of the happens-before graph (reports/happens_before.hpp), built with
-/// Boost.Graph and written with boost::write_graphviz. Node N is step N (label: index, actor,
-/// step label; tooltip: accesses and what happened), one cluster per actor. Edges carry
-/// class="program_order" (solid) or class="conflict" (dashed blue, labelled with the object and
-/// the two access kinds). The violating step is red and bold; a violation detected after the last
-/// step gets its own red node "violation", reached from the last step of every actor by
-/// class="end" edges.
+/// Boost.Graph and written with boost::write_graphviz. Node N is the step at position N (label:
+/// index, actor, step label; tooltip in SVG: accesses and what happened), one cluster per actor.
+/// Edges carry class="program_order" (solid) or class="conflict" (dashed blue, labelled with the
+/// object and the two access kinds). The violating step is red and bold; a violation detected
+/// after the last step gets its own red node "violation", reached from the last step of every
+/// actor by class="end" edges (dotted red). Text is escaped for Graphviz: '&' as "&amp;",
+/// backslashes literal in labels; in tooltips a backslash shows as U+29F5 ("⧵"), because Graphviz
+/// expands escapes in tooltips twice.
 std::string render_dot(const TraceDocument& doc);
 
 }  // namespace interleave::reports

@@ -57,7 +57,8 @@ reports::TraceDocument adversarial_document() {
   step(unicode_actor, "<script>alert(1)</script>", {{"obj;1", K::kWrite}, {"m", K::kAcquire}},
        "style:x;y classDef:z#1; wrap:me");
   step(weird_actor, "", {{"m", K::kAcquire}}, "C:\\path\\n\\N \\G \\ end");
-  step(arrow_actor, "ctl\x01\x1b[31mred\x7f", {{"m", K::kRelease}}, "bad utf8 \xff\xfe\xc3 end");
+  step(arrow_actor, "ctl\x01\x1b[31mred\x7f \\N\\G &amp;", {{"m", K::kRelease}},
+       "bad utf8 \xff\xfe\xc3 end");
   step(unicode_actor, "participant Note over end", {{"obj;1", K::kRead}},
        "a->>b: not a message;\n    end\nrect rgb(0,0,0)");
   c.step = 4;
