@@ -1,6 +1,5 @@
 #include "reports/text_util.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 
@@ -136,12 +135,19 @@ std::vector<std::string> wrap(std::string_view s, std::size_t width) {
   return lines;
 }
 
+std::uint64_t to_millis(double seconds) {
+  if (!std::isfinite(seconds) || seconds <= 0) return 0;
+  if (seconds >= 1e15) return static_cast<std::uint64_t>(1e18);
+  return static_cast<std::uint64_t>(std::llround(seconds * 1000));
+}
+
+std::string format_millis(std::uint64_t millis) {
+  std::string frac = std::to_string(millis % 1000);
+  return std::to_string(millis / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
+}
+
 std::string format_seconds(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) seconds = 0;
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, seconds, std::chars_format::fixed, 3);
-  if (r.ec != std::errc()) return "0.000";
-  return std::string(buf, r.ptr);
+  return format_millis(to_millis(seconds));
 }
 
 }  // namespace interleave::reports::text

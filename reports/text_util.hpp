@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,8 +41,12 @@ std::size_t display_width(std::string_view s);
 /// tabs) count as spaces. Always returns at least one line (empty for empty input).
 std::vector<std::string> wrap(std::string_view s, std::size_t width);
 
-/// `seconds` with exactly three decimals ("0.125"), independent of the C++ and C locales.
-/// Negative or non-finite values give "0.000".
+/// `seconds` rounded to whole milliseconds (half away from zero); negative or non-finite values
+/// give 0.
+std::uint64_t to_millis(double seconds);
+/// Milliseconds as seconds with exactly three decimals ("1.500"), independent of any locale.
+std::string format_millis(std::uint64_t millis);
+/// format_millis(to_millis(seconds)).
 std::string format_seconds(double seconds);
 
 }  // namespace interleave::reports::text

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 using namespace interleave::reports;
 
 TEST_CASE("valid_utf8 keeps valid text and replaces each invalid byte", "[text]") {
@@ -36,10 +38,13 @@ TEST_CASE("wrap breaks at spaces and cuts only words longer than a line", "[text
   CHECK(text::display_width("Ünïcødé") == 7);
 }
 
-TEST_CASE("format_seconds has three decimals and ignores nonsense", "[text]") {
+TEST_CASE("format_seconds rounds to milliseconds and ignores nonsense", "[text]") {
   CHECK(text::format_seconds(0) == "0.000");
   CHECK(text::format_seconds(1.5) == "1.500");
-  CHECK(text::format_seconds(0.0125) == "0.013");  // 0.0125 is slightly above in binary
+  CHECK(text::format_seconds(0.0125) == "0.013");
+  CHECK(text::format_seconds(0.0004) == "0.000");
+  CHECK(text::format_seconds(59.9996) == "60.000");
+  CHECK(text::format_millis(1005) == "1.005");
   CHECK(text::format_seconds(1234.5678) == "1234.568");
   CHECK(text::format_seconds(-1) == "0.000");
   CHECK(text::format_seconds(std::numeric_limits<double>::quiet_NaN()) == "0.000");
