@@ -3,14 +3,17 @@
 //
 // Two kinds of edges, both from an earlier step to a later one:
 //  - program order: from each step to the next step of the same actor;
-//  - conflict: for each step s and each object o it accesses, from the latest earlier step of
-//    another actor whose access to o conflicts with s's (interleave::conflicts on the declared
-//    access kinds; object names are mapped to ids per step list). These are the conflicts that
-//    ordered the steps: s read what that step wrote, overwrote what it read or wrote, took the
-//    lock it released... Two steps linked through several objects get one edge listing them all.
-// Conflict edges are not reduced transitively: a read keeps its edge from the write it read even
-// when a chain of other edges also orders the two. Spawn and join orderings are not part of a
-// trace document and so do not appear. Pure and deterministic: edges sorted by (to, kind, from).
+//  - conflict: for each step s, each access of s (to object o) and each other actor Y, from the
+//    latest earlier step of Y with an access to o conflicting with it (interleave::conflicts on
+//    the declared access kinds; object names are mapped to ids per step list). These are the
+//    conflicts that ordered the steps: s read what that step wrote, overwrote what it read or
+//    wrote, took the lock it released... A source that happens before another source of the same
+//    access is left out (the order follows through that one), and two steps linked through
+//    several objects get one edge listing them all.
+// The transitive closure of these edges is the full happens-before order of the trace (every
+// earlier conflicting step reaches s), yet a read keeps its edge from the write it read even when
+// a chain through a lock also orders the two. Spawn and join orderings are not part of a trace
+// document and so do not appear. Pure and deterministic: edges sorted by (to, kind, from).
 #pragma once
 
 #include "explorer/explorer.hpp"
@@ -35,8 +38,8 @@ struct HbEdge {
   std::size_t from = 0;  ///< position of the earlier step in the step list
   std::size_t to = 0;    ///< position of the later step (invariant: from < to)
   Kind kind = Kind::kProgramOrder;
-  /// kConflict: the access pairs for which `from` is the latest conflicting step of another actor,
-  /// in the order of `to`'s accesses then `from`'s.
+  /// kConflict: the access pairs that make `from` a source of `to` (see above), in the order of
+  /// `to`'s accesses then `from`'s.
   std::vector<ConflictingAccess> accesses;
   friend bool operator==(const HbEdge&, const HbEdge&) = default;
 };

@@ -58,7 +58,7 @@ TEST_CASE("happens-before of the locked race keeps each read's edge from its wri
 }
 
 TEST_CASE("happens-before on hand-made steps", "[hb]") {
-  SECTION("reads, waits and shared acquisitions commute; the latest conflicting step wins") {
+  SECTION("reads, waits and shared acquisitions commute; earlier sources are left out") {
     const std::vector<TraceStep> steps = {
         step(0, "A", {{"o", K::kWrite}}),         step(1, "B", {{"o", K::kRead}}),
         step(2, "C", {{"o", K::kWait}}),          step(3, "A", {{"l", K::kAcquireShared}}),
@@ -70,7 +70,25 @@ TEST_CASE("happens-before on hand-made steps", "[hb]") {
         po(0, 3),
         po(1, 4),
         po(2, 5),
-        cf(1, 5, {{"o", K::kRead, K::kWrite}}),  // B's read is the latest (C's own wait is skipped)
+        // C's write: A's write happens before B's read, so only the read is a source (C's own
+        // wait is program order).
+        cf(1, 5, {{"o", K::kRead, K::kWrite}}),
+    };
+    CHECK(happens_before_edges(steps) == expected);
+  }
+  SECTION("a write after two independent reads is ordered after both") {
+    const std::vector<TraceStep> steps = {
+        step(0, "A", {{"o", K::kWrite}}),
+        step(1, "B", {{"o", K::kRead}}),
+        step(2, "C", {{"o", K::kRead}}),
+        step(3, "D", {{"o", K::kWrite}}),
+    };
+    // A's write happens before both reads: left out of step 3's sources.
+    const std::vector<HbEdge> expected = {
+        cf(0, 1, {{"o", K::kWrite, K::kRead}}),
+        cf(0, 2, {{"o", K::kWrite, K::kRead}}),
+        cf(1, 3, {{"o", K::kRead, K::kWrite}}),
+        cf(2, 3, {{"o", K::kRead, K::kWrite}}),
     };
     CHECK(happens_before_edges(steps) == expected);
   }
