@@ -106,6 +106,7 @@ TEST_CASE("Graphviz renders every dot graph, adversarial labels included", "[dot
       {"locked-pair", test::explore_to_document(test::locked_pair_race(), "locked-pair")},
       {"deadlock", test::explore_to_document(test::lock_order_deadlock(), "deadlock")},
       {"adversarial", test::adversarial_document()},
+      {"no-step", TraceDocument{}},  // a violation before any step: only the violation node
   };
   for (const auto& [name, doc] : docs) {
     INFO(name);
