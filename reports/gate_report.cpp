@@ -1,0 +1,225 @@
+#include "reports/gate_report.hpp"
+
+#include "reports/render.hpp"
+#include "reports/text_util.hpp"
+#include "reports/trace_view.hpp"
+
+#include <string_view>
+
+namespace interleave::reports {
+
+namespace {
+
+// ---- XML ----
+
+// Escaped text for XML 1.0 content or a double-quoted attribute. Characters XML 1.0 cannot carry
+// at all (C0 controls other than tab, LF, CR; U+FFFE, U+FFFF) become U+FFFD; in attributes, tab,
+// LF and CR are written as character references so that parsers do not normalise them away.
+std::string xml_escape(std::string_view raw, bool attribute) {
+  const std::string s = text::valid_utf8(raw);
+  std::string out;
+  out.reserve(s.size());
+  text::for_each_code_point(s, [&](std::string_view cp) {
+    if (cp == "\xEF\xBF\xBE" || cp == "\xEF\xBF\xBF") {
+      out += "\xEF\xBF\xBD";
+      return;
+    }
+    if (cp.size() > 1) {
+      out += cp;
+      return;
+    }
+    const char ch = cp[0];
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        return;
+      case '<':
+        out += "&lt;";
+        return;
+      case '>':
+        out += "&gt;";
+        return;
+      case '"':
+        out += attribute ? "&quot;" : "\"";
+        return;
+      case '\'':
+        out += attribute ? "&apos;" : "'";
+        return;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
+        return;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        return;
+      case '\r':
+        out += "&#13;";
+        return;
+      default:
+        break;
+    }
+    if (static_cast<unsigned char>(ch) < 0x20)
+      out += "\xEF\xBF\xBD";
+    else
+      out += ch;
+  });
+  return out;
+}
+
+std::string attr(std::string_view name, std::string_view value) {
+  return " " + std::string(name) + "=\"" + xml_escape(value, true) + "\"";
+}
+
+std::string case_details(const GateCase& c) {
+  std::string s = "expected: " + c.expected + "\nactual: " + c.actual +
+                  "\nexecutions: " + std::to_string(c.executions);
+  if (!c.counterexample_path.empty()) s += "\ncounterexample: " + c.counterexample_path;
+  return s;
+}
+
+// ---- Markdown ----
+
+// Inline Markdown text: one line, with every character that could start emphasis, code, a link,
+// HTML, an entity, math, strikethrough or a table cell boundary backslash-escaped.
+std::string md(std::string_view raw) {
+  static constexpr std::string_view kSpecial = "\\`*_[]<>|~&#$!{}";
+  const std::string s = text::printable(raw);
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    if (kSpecial.find(ch) != std::string_view::npos) out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+std::string md_cell(std::string_view raw) {
+  return raw.empty() ? std::string("-") : md(raw);
+}
+
+std::string accesses_text(const TraceStep& step) {
+  std::string s;
+  for (const TraceAccess& a : step.accesses) {
+    if (!s.empty()) s += ", ";
+    s += std::string(to_string(a.kind)) + " " + a.object;
+  }
+  return s;
+}
+
+void step_table(std::string& out, const Counterexample& c) {
+  const std::optional<std::size_t> violating = violating_position(c);
+  out += "| step | actor | label | accesses | what happened |\n";
+  out += "|---:|---|---|---|---|\n";
+  for (std::size_t s = 0; s < c.steps.size(); ++s) {
+    const TraceStep& step = c.steps[s];
+    const std::string index = std::to_string(step.index);
+    out += "| " + (violating == s ? "**=> " + index + "**" : index) + " | " + md_cell(step.actor) +
+           " | " + md_cell(step.label) + " | " + md_cell(accesses_text(step)) + " | " +
+           md_cell(step.what) + " |\n";
+  }
+}
+
+}  // namespace
+
+std::string junit_classname(const std::string& file) {
+  std::string path = file;
+  const std::size_t slash = path.find_last_of("/\\");
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
+  if (dot != std::string::npos && dot > base) path.erase(dot);  // not a leading dot (.hidden)
+  std::string out;
+  std::string part;
+  auto flush = [&] {
+    if (!part.empty() && part != ".") {
+      if (!out.empty()) out += '.';
+      out += part;
+    }
+    part.clear();
+  };
+  for (char ch : path) {
+    if (ch == '/' || ch == '\\')
+      flush();
+    else
+      part += ch;
+  }
+  flush();
+  return out.empty() ? std::string("interleave") : out;
+}
+
+std::string render_junit(const GateReport& report) {
+  std::size_t failures = 0;
+  std::uint64_t total_millis = 0;  // the sum of the cases' times as written
+  for (const GateCase& c : report.cases) {
+    if (!c.passed) ++failures;
+    total_millis += text::to_millis(c.seconds);
+  }
+  const std::string counts = attr("tests", std::to_string(report.cases.size())) +
+                             attr("failures", std::to_string(failures)) + attr("errors", "0");
+  const std::string time = attr("time", text::format_millis(total_millis));
+
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<testsuites" + attr("name", report.name) + counts + time + ">\n";
+  out += "  <testsuite" + attr("name", report.name) + counts + attr("skipped", "0") + time + ">\n";
+  for (const GateCase& c : report.cases) {
+    out += "    <testcase" + attr("classname", junit_classname(c.file)) + attr("name", c.scenario) +
+           attr("file", c.file) + attr("time", text::format_seconds(c.seconds)) + ">\n";
+    if (!c.passed) {
+      const std::string message = c.failure.empty() ? "the expectation was not met" : c.failure;
+      out += "      <failure" + attr("message", message) + attr("type", "expectation") + ">" +
+             xml_escape(message + "\n" + case_details(c), false) + "</failure>\n";
+    }
+    out += "      <system-out>" + xml_escape(case_details(c), false) + "</system-out>\n";
+    out += "    </testcase>\n";
+  }
+  out += "  </testsuite>\n";
+  out += "</testsuites>\n";
+  return out;
+}
+
+std::string render_markdown_report(const GateReport& report) {
+  std::size_t failed = 0;
+  for (const GateCase& c : report.cases)
+    if (!c.passed) ++failed;
+
+  std::string out = "# " + md(report.name) + "\n\n";
+  out += std::to_string(report.cases.size()) + " scenario" + (report.cases.size() == 1 ? "" : "s") +
+         ": " + std::to_string(report.cases.size() - failed) + " passed, " +
+         std::to_string(failed) + " failed.\n\n";
+
+  out += "| scenario | expected | actual | executions | time | result |\n";
+  out += "|---|---|---|---:|---:|---|\n";
+  for (const GateCase& c : report.cases) {
+    out += "| " + md_cell(c.scenario) + " | " + md_cell(c.expected) + " | " + md_cell(c.actual) +
+           " | " + std::to_string(c.executions) + " | " + text::format_seconds(c.seconds) +
+           " s | " + (c.passed ? "pass" : "**FAIL**") + " |\n";
+  }
+
+  if (failed > 0) {
+    out += "\n## Failures\n\n";
+    for (const GateCase& c : report.cases) {
+      if (c.passed) continue;
+      out += "- **" + md_cell(c.scenario) + "** (" + md_cell(c.file) +
+             "): " + md(c.failure.empty() ? "the expectation was not met" : c.failure);
+      if (!c.counterexample_path.empty()) out += ". Counterexample: " + md(c.counterexample_path);
+      out += "\n";
+    }
+  }
+
+  bool heading = false;
+  for (const GateCase& c : report.cases) {
+    if (!c.trace) continue;
+    if (!heading) {
+      out += "\n## Counterexamples\n";
+      heading = true;
+    }
+    const Counterexample& cx = c.trace->counterexample;
+    out += "\n### " + md_cell(c.scenario) + ": " + md_cell(cx.invariant) + "\n\n";
+    out += "**Violation:** " + md(violation_summary(cx)) + "\n\n";
+    if (!c.counterexample_path.empty())
+      out += "Counterexample file: " + md(c.counterexample_path) + "\n\n";
+    out += "```mermaid\n" + render_mermaid(*c.trace) + "```\n\n";
+    step_table(out, cx);
+  }
+  return out;
+}
+
+}  // namespace interleave::reports

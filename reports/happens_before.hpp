@@ -1,0 +1,51 @@
+// The happens-before relation of a counterexample's steps, as render_dot draws it and as
+// render_mermaid uses it to pick the other end of a message.
+//
+// Two kinds of edges, both from an earlier step to a later one:
+//  - program order: from each step to the next step of the same actor;
+//  - conflict: for each step s, each access of s (to object o) and each other actor Y, from the
+//    latest earlier step of Y with an access to o conflicting with it (interleave::conflicts on
+//    the declared access kinds; object names are mapped to ids per step list). These are the
+//    conflicts that ordered the steps: s read what that step wrote, overwrote what it read or
+//    wrote, took the lock it released... A source that happens before another source of the same
+//    access is left out (the order follows through that one), and two steps linked through
+//    several objects get one edge listing them all.
+// The transitive closure of these edges is the full happens-before order of the trace (every
+// earlier conflicting step reaches s), yet a read keeps its edge from the write it read even when
+// a chain through a lock also orders the two. Spawn and join orderings are not part of a trace
+// document and so do not appear. Pure and deterministic: edges sorted by (to, kind, from).
+#pragma once
+
+#include "explorer/explorer.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace interleave::reports {
+
+/// One pair of accesses that makes two steps conflict.
+struct ConflictingAccess {
+  std::string object;
+  AccessKind from_kind = AccessKind::kRead;  ///< the access of the earlier step
+  AccessKind to_kind = AccessKind::kRead;    ///< the access of the later step
+  friend bool operator==(const ConflictingAccess&, const ConflictingAccess&) = default;
+};
+
+struct HbEdge {
+  enum class Kind : std::uint8_t { kProgramOrder, kConflict };
+  std::size_t from = 0;  ///< position of the earlier step in the step list
+  std::size_t to = 0;    ///< position of the later step (invariant: from < to)
+  Kind kind = Kind::kProgramOrder;
+  /// kConflict: the access pairs that make `from` a source of `to` (see above), in the order of
+  /// `to`'s accesses then `from`'s.
+  std::vector<ConflictingAccess> accesses;
+  friend bool operator==(const HbEdge&, const HbEdge&) = default;
+};
+
+/// The edges of the happens-before graph of `steps` (positions in the vector, not
+/// TraceStep::index).
+std::vector<HbEdge> happens_before_edges(const std::vector<TraceStep>& steps);
+
+}  // namespace interleave::reports

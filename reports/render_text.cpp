@@ -1,0 +1,118 @@
+// render_text: the counterexample as a timeline with one column per actor.
+#include "reports/render.hpp"
+#include "reports/text_util.hpp"
+#include "reports/trace_view.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace interleave::reports {
+
+namespace {
+
+constexpr std::string_view kMarker = "=> ";  // marks the violating step
+constexpr std::string_view kNoMarker = "   ";
+
+std::string pad_left(const std::string& s, std::size_t width) {
+  const std::size_t w = text::display_width(s);
+  return w >= width ? s : std::string(width - w, ' ') + s;
+}
+
+std::string pad_right(const std::string& s, std::size_t width) {
+  const std::size_t w = text::display_width(s);
+  return w >= width ? s : s + std::string(width - w, ' ');
+}
+
+void rtrim(std::string& s) {
+  while (!s.empty() && s.back() == ' ')
+    s.pop_back();
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string render_text(const TraceDocument& doc) {
+  return render_text(doc, TextOptions{});
+}
+
+std::string render_text(const TraceDocument& doc, const TextOptions& options) {
+  const Counterexample& c = doc.counterexample;
+  const std::vector<std::string> actors = actors_in_order(c);
+  std::map<std::string, std::size_t> column_of;
+  for (std::size_t i = 0; i < actors.size(); ++i)
+    column_of.emplace(actors[i], i);
+  const std::optional<std::size_t> violating = violating_position(c);
+  const std::size_t max_width = std::max<std::size_t>(options.max_column_width, 8);
+
+  // Cells: the wrapped "label: what" of each step.
+  std::vector<std::vector<std::string>> cells(c.steps.size());
+  std::vector<std::size_t> width(actors.size(), 0);
+  for (std::size_t i = 0; i < actors.size(); ++i)
+    width[i] = text::display_width(text::printable(actors[i]));  // names are never cut
+  for (std::size_t s = 0; s < c.steps.size(); ++s) {
+    const TraceStep& step = c.steps[s];
+    std::string cell = step.label.empty() ? "(unlabelled)" : step.label;
+    if (!step.what.empty()) cell += ": " + step.what;
+    cells[s] = text::wrap(text::printable(cell), max_width);
+    std::size_t& w = width[column_of.at(step.actor)];
+    for (const std::string& line : cells[s])
+      w = std::max(w, text::display_width(line));
+  }
+  std::size_t index_width = 4;  // "step"
+  for (const TraceStep& step : c.steps)
+    index_width = std::max(index_width, std::to_string(step.index).size());
+
+  std::string out;
+  auto emit = [&out](std::string line) {
+    rtrim(line);
+    out += line;
+    out += '\n';
+  };
+
+  emit(text::printable("Counterexample: " + c.invariant + " (" +
+                       plural(c.steps.size(), "step", "steps") + ", " +
+                       plural(actors.size(), "actor", "actors") + ", " +
+                       plural(c.preemptions, "preemption", "preemptions") + ")"));
+  if (!doc.scenario_file.empty()) emit(text::printable("Scenario: " + doc.scenario_file));
+  if (!doc.strategy.empty()) emit(text::printable("Strategy: " + doc.strategy));
+  emit("");
+
+  std::string header = std::string(kNoMarker) + pad_left("step", index_width);
+  std::string rule = std::string(kNoMarker.size() + index_width + 1, '-');
+  for (std::size_t i = 0; i < actors.size(); ++i) {
+    header += " | " + pad_right(text::printable(actors[i]), width[i]);
+    rule += "+" + std::string(width[i] + 2, '-');
+  }
+  emit(header);
+  emit(rule);
+  for (std::size_t s = 0; s < c.steps.size(); ++s) {
+    const std::size_t column = column_of.at(c.steps[s].actor);
+    for (std::size_t line = 0; line < cells[s].size(); ++line) {
+      std::string row;
+      if (line == 0) {
+        row = std::string(violating == s ? kMarker : kNoMarker) +
+              pad_left(std::to_string(c.steps[s].index), index_width);
+      } else {
+        row = std::string(kNoMarker.size() + index_width, ' ');
+      }
+      for (std::size_t i = 0; i < actors.size(); ++i)
+        row += " | " + pad_right(i == column ? cells[s][line] : std::string(), width[i]);
+      emit(row);
+    }
+  }
+  emit("");
+  emit(text::printable("Violation: " + violation_summary(c), /*keep_newlines=*/true));
+  if (!c.state.is_null()) {
+    emit("");
+    emit("State at the violation:");
+    out += text::printable(c.state.dump(2, ' ', false, nlohmann::json::error_handler_t::replace),
+                           /*keep_newlines=*/true);
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace interleave::reports

@@ -1,0 +1,36 @@
+#include "reports/trace_view.hpp"
+
+#include <algorithm>
+
+namespace interleave::reports {
+
+std::vector<std::string> actors_in_order(const Counterexample& c) {
+  std::vector<std::string> actors;
+  auto add = [&](const std::string& name) {
+    if (std::find(actors.begin(), actors.end(), name) == actors.end()) actors.push_back(name);
+  };
+  for (const TraceStep& s : c.steps)
+    add(s.actor);
+  if (!c.actor.empty()) add(c.actor);
+  return actors;
+}
+
+std::optional<std::size_t> violating_position(const Counterexample& c) {
+  for (std::size_t i = 0; i < c.steps.size(); ++i)
+    if (c.steps[i].index == c.step) return i;
+  return std::nullopt;
+}
+
+std::string violation_summary(const Counterexample& c) {
+  std::string s = c.invariant + " violated ";
+  if (auto pos = violating_position(c)) {
+    s += "at step " + std::to_string(c.steps[*pos].index) + " (" + c.steps[*pos].actor + ")";
+  } else if (c.steps.empty()) {
+    s += "before any step";
+  } else {
+    s += "after the last step";
+  }
+  return s + ": " + c.message;
+}
+
+}  // namespace interleave::reports
