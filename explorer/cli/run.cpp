@@ -2,6 +2,7 @@
 
 #include "explorer/cli/errors.hpp"
 #include "explorer/strategies/factory.hpp"
+#include "reports/render.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -60,11 +61,6 @@ reports::TraceDocument make_trace_document(const Scenario& scenario,
   doc.counterexample = counterexample;
   doc.stats = stats_so_far;
   return doc;
-}
-
-std::string trace_text(const reports::TraceDocument& doc) {
-  // Invalid UTF-8 in a note must not make the write fail: it is replaced (U+FFFD).
-  return reports::to_json(doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string slug(std::string_view text) {
@@ -144,8 +140,9 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     const std::string name = trace_file_name(scenario.name, c.invariant, names);
     names.push_back(name);
     const std::filesystem::path path = context.out_dir / name;
-    write_file_atomically(path, trace_text(make_trace_document(scenario, settings, strategy_name, c,
-                                                               stats, context.tool_version)));
+    write_file_atomically(
+        path, reports::render_json(make_trace_document(scenario, settings, strategy_name, c, stats,
+                                                       context.tool_version)));
     run.trace_files.push_back(path.string());
   };
   if (context.on_progress) {

@@ -64,9 +64,6 @@ reports::TraceDocument make_trace_document(const Scenario& scenario,
                                            const Stats& stats_so_far,
                                            const std::string& tool_version);
 
-/// The trace document as file text: indented JSON with a trailing newline (deterministic).
-std::string trace_text(const reports::TraceDocument& doc);
-
 /// A file-name-safe form of an invariant name: lowercase letters, digits and '-'.
 std::string slug(std::string_view text);
 /// "<scenario>.<slug(invariant)>.trace.json"; a slug already in `taken` gets "-2", "-3"...

@@ -1,5 +1,6 @@
 // `interleave show TRACE --format F`: render a counterexample trace.
 #include "explorer/cli/commands.hpp"
+#include "reports/render.hpp"
 #include "reports/trace.hpp"
 
 #include <functional>
@@ -14,7 +15,10 @@ using Renderer = std::function<std::string(const reports::TraceDocument&)>;
 // The formats `show` offers, the default first.
 std::vector<std::pair<std::string, Renderer>> renderers() {
   return {
-      {"json", [](const reports::TraceDocument& d) { return trace_text(d); }},
+      {"text", [](const reports::TraceDocument& d) { return reports::render_text(d); }},
+      {"json", [](const reports::TraceDocument& d) { return reports::render_json(d); }},
+      {"mermaid", [](const reports::TraceDocument& d) { return reports::render_mermaid(d); }},
+      {"dot", [](const reports::TraceDocument& d) { return reports::render_dot(d); }},
   };
 }
 
@@ -42,8 +46,12 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
       ->check(CLI::IsMember(names));
   c->footer(
       "The trace is validated first: a malformed, truncated or edited trace exits with 2.\n\n"
+      "Formats: text (a timeline, one column per actor), json (the trace document), mermaid (a\n"
+      "sequenceDiagram for Markdown), dot (the happens-before graph for Graphviz).\n\n"
       "Examples:\n"
-      "  interleave show out/seed-starrocks-4.1.1.temp-table-lost.trace.json --format json");
+      "  interleave show out/seed-starrocks-4.1.1.temp-table-lost.trace.json\n"
+      "  interleave show out/seed.temp-table-lost.trace.json --format mermaid\n"
+      "  interleave show out/seed.temp-table-lost.trace.json --format dot | dot -Tsvg > hb.svg");
   return c;
 }
 

@@ -1,5 +1,6 @@
 // Counterexample trace documents: the JSON round trip, and a reader that rejects malformed,
 // truncated, wrong-version, edited or mismatched traces with the file and the JSON path.
+#include "reports/render.hpp"
 #include "reports/trace.hpp"
 #include "tests/cli/helpers.hpp"
 
@@ -158,4 +159,25 @@ TEST_CASE("scenario_hash is the FNV-1a of the canonical JSON", "[trace]") {
         reports::scenario_hash(json::parse("{ \"b\" : [2], \"a\" : 1 }")));
   CHECK(reports::scenario_hash(json::parse(R"({"a":1})")) !=
         reports::scenario_hash(json::parse(R"({"a":2})")));
+}
+
+TEST_CASE("show renders a trace as text (default), json, mermaid and dot", "[trace][show]") {
+  TempDir tmp;
+  make_trace(tmp, "racy.json", "counter-racy.counter-total.trace.json");
+  const std::string trace = tmp / "out/counter-racy.counter-total.trace.json";
+  const reports::TraceDocument doc = reports::read_trace_file(trace);
+  const auto text = run_cli({"show", trace});
+  CHECK(text.code == 0);
+  CHECK(text.out == reports::render_text(doc));
+  CHECK_THAT(text.out, Catch::Contains("counter is 1, expected 2"));
+  const auto json_out = run_cli({"show", trace, "--format", "json"});
+  CHECK(json_out.out == read_file(trace));
+  const auto mermaid = run_cli({"show", trace, "--format", "mermaid"});
+  CHECK(mermaid.code == 0);
+  CHECK(mermaid.out == reports::render_mermaid(doc));
+  CHECK_THAT(mermaid.out, Catch::StartsWith("sequenceDiagram"));
+  const auto dot = run_cli({"show", trace, "-f", "dot"});
+  CHECK(dot.code == 0);
+  CHECK(dot.out == reports::render_dot(doc));
+  CHECK_THAT(dot.out, Catch::StartsWith("digraph"));
 }
