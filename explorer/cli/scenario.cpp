@@ -198,7 +198,16 @@ std::vector<std::string> collect_scenario_files(const std::vector<std::string>& 
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
-  return files;
+  // A file named twice (e.g. a directory and a file in it) is read once, where first named.
+  std::vector<std::string> unique;
+  std::set<fs::path> seen;
+  for (const auto& f : files) {
+    std::error_code ec;
+    fs::path key = fs::weakly_canonical(f, ec);
+    if (ec) key = fs::path(f).lexically_normal();
+    if (seen.insert(key).second) unique.push_back(f);
+  }
+  return unique;
 }
 
 void check_unique_names(const std::vector<Scenario>& scenarios) {

@@ -70,8 +70,8 @@ Scenario parse_scenario(const nlohmann::json& document, const std::string& file,
 Scenario load_scenario(const std::string& path, const ModelRegistry& models);
 
 /// The scenario files named by `paths`: files as given, directories searched recursively for
-/// *.json (except *.schema.json), in sorted order. Throws InputError for a path that does not
-/// exist or a directory without scenarios.
+/// *.json (except *.schema.json and hidden files), in sorted order; a file named twice is kept
+/// once. Throws InputError for a path that does not exist or a directory without scenarios.
 std::vector<std::string> collect_scenario_files(const std::vector<std::string>& paths);
 
 /// Throws InputError if two scenarios share a name (their counterexample files would collide).

@@ -200,7 +200,7 @@ TEST_CASE("collect_scenario_files: sorted, recursive, schemas and hidden files s
   for (const char* f :
        {"d/b.json", "d/a.json", "d/sub/c.json", "d/x.schema.json", "d/.h.json", "d/notes.txt"})
     write_file(tmp / f, "{}");
-  CHECK(cli::collect_scenario_files({tmp / "d", tmp / "d/notes.txt"}) ==
+  CHECK(cli::collect_scenario_files({tmp / "d", tmp / "d/notes.txt", tmp / "d/sub/../b.json"}) ==
         std::vector<std::string>{tmp / "d/a.json", tmp / "d/b.json", tmp / "d/sub/c.json",
                                  tmp / "d/notes.txt"});
 }
