@@ -82,7 +82,8 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       ->type_name("SCENARIO");
   c->add_option_function<std::string>(
        "--strategy", [&a](const std::string& v) { a.overrides.strategy = v; },
-       "Exploration strategy (default: the scenario's, else dfs); one of: " + strategy_list())
+       "Exploration strategy (default: the scenario's, else " + StrategySpec{}.name +
+           "); one of: " + strategy_list())
       ->type_name("NAME")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {

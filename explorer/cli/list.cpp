@@ -69,7 +69,11 @@ int run_list(const ListArgs& args, const Context& ctx) {
                         {"description", d->description()},
                         {"sections", d->sections()},
                         {"catalog", d->catalog()}});
-    ctx.out << nlohmann::json{{"models", models}, {"strategies", strategies}}.dump(2) << "\n";
+    ctx.out << nlohmann::json{{"models", models},
+                              {"strategies", strategies},
+                              {"default_strategy", StrategySpec{}.name}}
+                   .dump(2)
+            << "\n";
     return 0;
   }
   std::string out = "models:\n";
@@ -84,7 +88,7 @@ int run_list(const ListArgs& args, const Context& ctx) {
   }
   out += "strategies:\n";
   for (const auto& s : strategies)
-    out += "  " + s + "\n";
+    out += "  " + s + (s == StrategySpec{}.name ? " (default)" : "") + "\n";
   ctx.out << out << std::flush;
   return 0;
 }

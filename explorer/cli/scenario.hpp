@@ -6,6 +6,7 @@
 #include "explorer/explorer.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/model_driver.hpp"
+#include "explorer/strategies/factory.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -19,8 +20,8 @@ namespace interleave::cli {
 /// How to explore: the scenario's "exploration" section, possibly overridden on the command line.
 /// The same keys are recorded as "options" in every counterexample trace.
 struct ExplorationSettings {
-  std::string strategy = "dfs";  ///< one of strategy_names()
-  std::uint64_t seed = 0;        ///< seed of seeded strategies (random)
+  std::string strategy = StrategySpec{}.name;  ///< one of strategy_names(); the factory's default
+  std::uint64_t seed = 0;                      ///< seed of seeded strategies (random)
   /// 0: unlimited; reaching it makes the verdict incomplete. Also the number of walks of
   /// strategies that need one (random; 0 there means StrategySpec's default).
   std::uint64_t max_executions = 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "explorer/cli/cli.hpp"
+#include "explorer/strategies/factory.hpp"
 #include "tests/cli/counter_model.hpp"
 
 #include <stdlib.h>
@@ -59,6 +60,14 @@ inline std::vector<std::string> list_dir(const std::filesystem::path& dir) {
     names.push_back(it->path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+/// The strategy names joined by `sep`, each between `quote`s: "dfs, random" or "'dfs', 'random'".
+inline std::string strategy_list(const std::string& sep = ", ", const std::string& quote = "") {
+  std::string s;
+  for (const auto& n : strategy_names())
+    s += (s.empty() ? "" : sep) + quote + n + quote;
+  return s;
 }
 
 /// A scenario shipped with the tests (tests/cli/scenarios/NAME).

@@ -249,7 +249,8 @@ TEST_CASE("check: a progress line on stderr only when it is a terminal", "[check
   // 3 workers x 3 locked increments: 9! / (3! 3! 3!) = 1680 orders of critical sections, enough
   // for one progress report (every 1024 executions).
   write_file(scenario, R"({"name": "big", "model": "counter",
-                           "counter": {"workers": 3, "increments": 3, "lock": true}})");
+                           "counter": {"workers": 3, "increments": 3, "lock": true},
+                           "exploration": {"strategy": "dfs"}})");
   const ModelRegistry models = counter_registry();
   const auto quiet = run_cli({"check", scenario, "--out", tmp / "out"}, models, false);
   CHECK(quiet.err.empty());

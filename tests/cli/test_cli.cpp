@@ -72,7 +72,7 @@ TEST_CASE("--help on every subcommand, with examples", "[cli]") {
   for (const char* opt : {"--strategy", "--max-executions", "--max-steps", "--time-budget",
                           "--seed", "--out", "--all-violations", "--json", "--quiet"})
     CHECK_THAT(check.out, Catch::Contains(opt));
-  CHECK_THAT(check.out, Catch::Contains("one of: dfs, random"));  // from strategy_names()
+  CHECK_THAT(check.out, Catch::Contains("one of: " + strategy_list()));  // from the factory
 }
 
 TEST_CASE("usage errors exit 2 with one message", "[cli]") {
@@ -90,7 +90,8 @@ TEST_CASE("usage errors exit 2 with one message", "[cli]") {
   r = run_cli({"check", "x.json", "--strategy", "dfz"});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::StartsWith("error: --strategy: unknown strategy 'dfz' (did you mean "
-                                      "'dfs'?); known: dfs, random"));
+                                      "'dfs'?); known: " +
+                                      strategy_list()));
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"check", "x.json", "--max-steps", "0"},
         {"check", "x.json", "--seed", "-3"},
@@ -149,13 +150,18 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
         "        default: 2\n"
         "        range: 1..6\n"
         "    presets: racy, locked\n"
-        "strategies:\n"
-        "  dfs\n"
-        "  random\n");
+        "strategies:\n" +
+            [] {
+              std::string list;
+              for (const auto& n : strategy_names())
+                list += "  " + n + (n == StrategySpec{}.name ? " (default)" : "") + "\n";
+              return list;
+            }());
   r = run_cli({"list", "--json"});
   CHECK(r.code == 0);
   const json j = json::parse(r.out);
-  CHECK(j["strategies"] == json{"dfs", "random"});
+  CHECK(j["strategies"] == json(strategy_names()));
+  CHECK(j["default_strategy"] == StrategySpec{}.name);
   CHECK(j["models"][0]["name"] == "counter");
   CHECK(j["models"][0]["sections"] == json{"counter"});
   CHECK(j["models"][0]["catalog"]["coverage_goals"] == json{"all done", "both inside"});
@@ -163,7 +169,8 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
 
 TEST_CASE("a model that throws or is not deterministic is an internal error (exit 4)", "[cli]") {
   TempDir tmp;
-  write_file(tmp / "b.json", R"({"name": "b", "model": "broken"})");
+  write_file(tmp / "b.json",
+             R"({"name": "b", "model": "broken", "exploration": {"strategy": "dfs"}})");
   auto r = run_cli({"check", tmp / "b.json", "--out", tmp / "out"}, broken("throws"));
   CHECK(r.code == 4);
   CHECK(r.err == "internal error: driver bug\n");

@@ -96,8 +96,8 @@ TEST_CASE("the envelope: unknown keys, wrong types, out of range", "[scenario][e
         "starting with a letter or a digit (it names the counterexample files)");
   CHECK(check_error(R"({"name": "a", "model": "counter", "counter": {},
                         "exploration": {"strategy": "dsf"}})") ==
-        "/exploration/strategy: unknown value 'dsf' (did you mean 'dfs'?); expected one of "
-        "'dfs', 'random'");
+        "/exploration/strategy: unknown value 'dsf' (did you mean 'dfs'?); expected one of " +
+            strategy_list(", ", "'"));
   CHECK(check_error(R"({"name": "a", "model": "counter", "counter": {},
                         "exploration": {"max_steps": 0}})") ==
         "/exploration/max_steps: must be between 1 and 100000000, got 0");
