@@ -4,13 +4,15 @@
     check_schemas.py SCHEMA PATH...
 
 Each PATH is a JSON file or a directory searched recursively for *.json (except *.schema.json).
-Relative "$ref"s in the schema resolve against the schema file's location. Prints one line per
+Relative "$ref"s resolve against the schema file's location; the schemas next to it
+(../*/*.schema.json) are preloaded, also under their "$id" (which may be relative). Prints one line per
 document that does not validate (file, JSON path, message) and exits 1 if any; exits 2 on a bad
 schema or an unreadable file. Works with python3-jsonschema 4.10 (Debian 12) and later.
 """
 import json
 import pathlib
 import sys
+import urllib.parse
 import warnings
 
 import jsonschema
@@ -24,6 +26,18 @@ def documents(paths):
                               if not f.name.endswith(".schema.json") and not f.name.startswith("."))
         else:
             yield p
+
+
+def schema_store(schema_path):
+    """The schemas of the project (<root>/*/*.schema.json), by file URI and by "$id"."""
+    store = {}
+    for f in sorted(schema_path.parent.parent.glob("*/*.schema.json")):
+        doc = json.loads(f.read_text())
+        uri = f.resolve().as_uri()
+        store[uri] = doc
+        if isinstance(doc, dict) and isinstance(doc.get("$id"), str):
+            store[urllib.parse.urljoin(uri, doc["$id"])] = doc
+    return store
 
 
 def pointer(path):
@@ -41,10 +55,23 @@ def main(argv):
     except (OSError, ValueError, jsonschema.exceptions.SchemaError) as e:
         print(f"{schema_path}: bad schema: {e}", file=sys.stderr)
         return 2
+    store = schema_store(schema_path)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # RefResolver, kept for 4.10
-        resolver = jsonschema.RefResolver(base_uri=schema_path.as_uri(), referrer=schema)
-        validator = Draft202012Validator(schema, resolver=resolver)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:  # jsonschema >= 4.18 resolves references (also for unevaluated*) with `referencing`
+            import referencing
+            import referencing.jsonschema
+            registry = referencing.Registry().with_resources(
+                (uri, referencing.Resource.from_contents(
+                    doc, default_specification=referencing.jsonschema.DRAFT202012))
+                for uri, doc in store.items())
+            rooted = dict(schema)
+            rooted.setdefault("$id", schema_path.as_uri())
+            validator = Draft202012Validator(rooted, registry=registry)
+        except ImportError:  # 4.10 (Debian 12): RefResolver
+            resolver = jsonschema.RefResolver(base_uri=schema_path.as_uri(), referrer=schema,
+                                              store=store)
+            validator = Draft202012Validator(schema, resolver=resolver)
         failed = checked = 0
         for doc_path in documents(argv[2:]):
             try:
