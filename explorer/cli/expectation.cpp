@@ -24,6 +24,23 @@ std::vector<std::string> violated_invariants(const ExplorationResult& result) {
   return out;
 }
 
+std::string describe_expectation(const std::optional<Expectation>& expected) {
+  if (!expected) return "no expectation";
+  std::string s(to_string(expected->verdict));
+  if (!expected->invariants.empty()) s += " of " + quoted_list(expected->invariants);
+  if (!expected->reached.empty()) s += ", reaching " + quoted_list(expected->reached);
+  return s;
+}
+
+std::string describe_outcome(const ExplorationResult& actual) {
+  std::string s(to_string(actual.verdict));
+  if (actual.verdict == Verdict::kViolation)
+    s += " of " + quoted_list(violated_invariants(actual));
+  else if (actual.verdict == Verdict::kIncomplete)
+    s += " (" + actual.detail + ")";
+  return s;
+}
+
 ExpectationCheck check_expectation(const std::optional<Expectation>& expected,
                                    const ExplorationResult& actual) {
   ExpectationCheck check;

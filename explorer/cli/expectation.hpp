@@ -20,6 +20,11 @@ struct ExpectationCheck {
 /// The invariants the result violated: one per counterexample, sorted, unique.
 std::vector<std::string> violated_invariants(const ExplorationResult& result);
 
+/// The expectation in words, e.g. "holds, reaching 'g'" or "violation of 'a', 'b'".
+std::string describe_expectation(const std::optional<Expectation>& expected);
+/// The outcome in the same words: "holds", "violation of 'a'", "incomplete (the step bound...)".
+std::string describe_outcome(const ExplorationResult& actual);
+
 /// Compares verdict, the exact set of violated invariants, and the coverage goals that must have
 /// been reached. nullopt (no "expect" in the scenario) is a failure.
 ExpectationCheck check_expectation(const std::optional<Expectation>& expected,

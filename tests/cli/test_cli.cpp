@@ -197,6 +197,10 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
   CHECK(cli::check_expectation(e, result).met);
   CHECK(cli::check_expectation(e, result).problems.empty());
 
+  CHECK(cli::describe_expectation(e) == "violation of 'a', reaching 'g1'");
+  CHECK(cli::describe_expectation(std::nullopt) == "no expectation");
+  CHECK(cli::describe_outcome(result) == "violation of 'a'");
+
   SECTION("no expectation never passes") {
     const auto check = cli::check_expectation(std::nullopt, result);
     CHECK(!check.met);
@@ -212,6 +216,7 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
     result.verdict = Verdict::kIncomplete;
     result.counterexamples.clear();
     result.detail = "the time budget ran out";
+    CHECK(cli::describe_outcome(result) == "incomplete (the time budget ran out)");
     CHECK(cli::check_expectation(e, result).problems ==
           std::vector<std::string>{
               "expected verdict 'holds', got 'incomplete' (the time budget ran out)"});
