@@ -15,10 +15,16 @@ std::string scalar_text(const nlohmann::json& j) {
   return j.is_string() ? j.get<std::string>() : j.dump();
 }
 
-// A catalog as indented "key: value" lines; arrays of scalars on one line.
+// A catalog as indented "key: value" lines; arrays of scalars on one line; in an object, "name"
+// comes first (so that a list of named things reads "- name: x").
 void render(const nlohmann::json& j, const std::string& indent, std::string& out) {
   if (j.is_object()) {
-    for (const auto& [key, value] : j.items()) {
+    std::vector<std::string> keys;
+    if (j.contains("name")) keys.push_back("name");
+    for (const auto& [key, _] : j.items())
+      if (key != "name") keys.push_back(key);
+    for (const auto& key : keys) {
+      const nlohmann::json& value = j.at(key);
       if (scalar(value)) {
         out += indent + key + ": " + scalar_text(value) + "\n";
       } else if (value.is_array() && std::all_of(value.begin(), value.end(), scalar)) {

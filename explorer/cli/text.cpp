@@ -69,18 +69,17 @@ std::string describe_search(const ExplorationResult& r) {
          r.detail;
 }
 
-std::string describe_coverage(const ExplorationResult& result,
-                              const std::vector<std::string>& goals) {
-  std::map<std::string, std::uint64_t> all;
-  for (const auto& g : goals)
-    all[g] = 0;
-  for (const auto& [g, n] : result.covered)
-    all[g] = n;
+std::string format_coverage(const ExplorationResult& result, const std::vector<std::string>& goals,
+                            const std::string& indent) {
+  std::vector<std::string> order = goals;
+  for (const auto& [g, n] : result.covered)  // an ordered map: the others come sorted
+    if (std::find(goals.begin(), goals.end(), g) == goals.end()) order.push_back(g);
   std::string out;
-  for (const auto& [g, n] : all) {
-    out += out.empty() ? "" : "; ";
-    out += "'" + g + "' " +
-           (n == 0 ? std::string("never reached") : "reached in " + plural(n, "execution"));
+  for (const auto& g : order) {
+    const auto it = result.covered.find(g);
+    const std::uint64_t n = it == result.covered.end() ? 0 : it->second;
+    out += indent + "'" + g + "' " +
+           (n == 0 ? std::string("never reached") : "reached in " + plural(n, "execution")) + "\n";
   }
   return out;
 }
@@ -106,8 +105,8 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
     if (i < run.trace_files.size()) out += "  counterexample: " + run.trace_files[i] + "\n";
   }
   out += "  searched: " + describe_search(r) + "\n";
-  const std::string coverage = describe_coverage(r, scenario.instance.coverage_goals);
-  if (!coverage.empty()) out += "  coverage: " + coverage + "\n";
+  const std::string coverage = format_coverage(r, scenario.instance.coverage_goals, "    ");
+  if (!coverage.empty()) out += "  coverage:\n" + coverage;
   return out;
 }
 

@@ -26,10 +26,11 @@ std::string describe_violation(const std::string& invariant, const std::string& 
                                std::size_t step, const std::string& actor, std::size_t step_count);
 /// "3 executions, 12 steps" and what cut or stopped the search.
 std::string describe_search(const ExplorationResult& result);
-/// "'all done' reached in 6 executions; 'both inside' never reached" over every goal of the
-/// model instance (and any other goal reached); "" when there are none.
-std::string describe_coverage(const ExplorationResult& result,
-                              const std::vector<std::string>& goals);
+/// One line per coverage goal ("<indent>'all done' reached in 6 executions", "... never
+/// reached"): the model instance's goals in its order, then any other goal reached (sorted).
+/// "" when there are none.
+std::string format_coverage(const ExplorationResult& result, const std::vector<std::string>& goals,
+                            const std::string& indent);
 
 /// What `check` prints for one scenario. quiet: the verdict line only.
 std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool quiet);

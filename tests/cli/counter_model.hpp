@@ -103,7 +103,9 @@ class CounterDriver final : public ModelDriver {
     return m;
   }
   nlohmann::json catalog() const override {
-    return {{"presets", nlohmann::json::array({"racy", "locked"})},
+    return {{"presets",
+             {{{"name", "racy"}, {"description", "no lock"}},
+              {{"name", "locked"}, {"description", "a lock around each increment"}}}},
             {"knobs",
              {{"workers", {{"default", 2}, {"range", "1..6"}}},
               {"increments", {{"default", 1}, {"range", "1..5"}}},

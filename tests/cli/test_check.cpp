@@ -45,8 +45,9 @@ TEST_CASE("check: a lost update is a violation, printed and written as a trace",
             trace +
             "\n"
             "  searched: 2 executions, 8 steps; stopped at the first violation\n"
-            "  coverage: 'all done' reached in 2 executions; 'both inside' reached in 1 "
-            "execution\n");
+            "  coverage:\n"
+            "    'all done' reached in 2 executions\n"
+            "    'both inside' reached in 1 execution\n");
   REQUIRE(list_dir(tmp / "out") ==
           std::vector<std::string>{"counter-racy.counter-total.trace.json"});
   const reports::TraceDocument doc = reports::read_trace_file(trace);
@@ -75,7 +76,9 @@ TEST_CASE("check: a locked counter holds over all 6 interleavings of critical se
         "counter-locked: holds\n"
         "  searched: 6 executions, 96 steps; every interleaving and every choice value "
         "(exhaustive DFS)\n"
-        "  coverage: 'all done' reached in 6 executions; 'both inside' never reached\n");
+        "  coverage:\n"
+        "    'all done' reached in 6 executions\n"
+        "    'both inside' never reached\n");
   CHECK(list_dir(tmp / "out").empty());  // nothing written, not even the directory
   CHECK(!std::filesystem::exists(tmp / "out"));
 }

@@ -149,7 +149,11 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
         "      workers:\n"
         "        default: 2\n"
         "        range: 1..6\n"
-        "    presets: racy, locked\n"
+        "    presets:\n"
+        "      - name: racy\n"
+        "        description: no lock\n"
+        "      - name: locked\n"
+        "        description: a lock around each increment\n"
         "strategies:\n" +
             [] {
               std::string list;
