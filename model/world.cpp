@@ -20,7 +20,8 @@ using Tick = std::int64_t;
 // Identifiers chosen so that a trace reads against the seed's CN log (db 16061, table 52300,
 // schema 52301, shard 52305, txn 12920).
 constexpr long long kDbId = 16061;
-constexpr int kFirstTableId = 52300;
+constexpr int kFirstTableId = 52300;        // staging tables of TaskRuns
+constexpr int kFirstClientTableId = 62300;  // tables of client sessions
 constexpr int kTableIdStride = 10;
 constexpr long long kFirstTxnId = 12920;
 constexpr long long kMillisBase = 1747372214000;  // the staging table's "<cte>_<millis>" suffix
@@ -122,6 +123,7 @@ class World {
       sch_id_.push_back(ex.object("SCH_" + compute_node_name(c)));
     sch_.resize(static_cast<std::size_t>(cfg.cluster.compute_nodes));
     next_table_id_ = kFirstTableId;
+    next_client_table_id_ = kFirstClientTableId;
   }
 
   void setup();
@@ -189,6 +191,7 @@ class World {
   std::set<int> cat_;
   std::map<int, TableInfo> tables_;  // every table ever created (names, owners)
   int next_table_id_ = 0;
+  int next_client_table_id_ = 0;
   long long next_txn_ = kFirstTxnId;
   // J
   std::vector<JournalEntry> journal_;
@@ -549,6 +552,7 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
     TtmEntry& e = entries_[it->second];
     e.attached = false;
     ttm_l_.erase(it);
+    note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });
     for (int id : e.tables) {
       if (in_cat(id))
         a.violation(inv::kUntrackedTempTable,
@@ -557,8 +561,9 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
                         ", added after D1's copy: the table stays in CAT and no manager tracks "
                         "it");
     }
+    return;
   }
-  note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });
+  note(a, [&] { return "remove all temporary tables in session[" + session + "] (none left)"; });
 }
 
 // ---------------------------------------------------------------- TaskRunScheduler
@@ -662,8 +667,9 @@ void World::sync_caller(Actor& a, int t) {
 int World::create_table(Actor& a, Label label, const std::string& session, const std::string& name,
                         int session_fe) {
   a.step(label, {read_modify_write(cat_id_), read_modify_write(journal_id_)});
-  const int id = next_table_id_;
-  next_table_id_ += kTableIdStride;
+  int& next = name.empty() ? next_table_id_ : next_client_table_id_;
+  const int id = next;
+  next += kTableIdStride;
   TableInfo info;
   info.id = id;
   info.name = name.empty() ? "hierarchy_" + std::to_string(kMillisBase + id) : name;
@@ -725,6 +731,10 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
   compute_if_absent();
   a.step("E2b", {read(ttm_id_[0])});
   TtmEntry* got = ttm_entry(session);
+  note(a, [&] {
+    return "TemporaryTableMgr.get(" + session + ") (unlocked): " +
+           (got == nullptr ? std::string("null") : std::string("the session's entry"));
+  });
   if (got == nullptr)
     a.violation(inv::kManagerNullPointer,
                 "E2b at step " + std::to_string(now_step()) + ": TemporaryTableMgr.get(" + session +
@@ -732,20 +742,20 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
                     "while adding " +
                     table_text(table) + ", which is already in CAT");
   const std::size_t held = static_cast<std::size_t>(got - entries_.data());
-  note(a, [&] { return "TemporaryTableMgr.get(" + session + ") (unlocked)"; });
   a.step("E2c", {read_modify_write(ttm_id_[0]), read(cat_id_)});
   TtmEntry& e = entries_[held];
   e.tables.insert(table);
   info.added_to_manager = true;
+  note(a, [&] {
+    return "add temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
+           "], table name[" + info.name + "], table id[" + std::to_string(table) + "]" +
+           (e.attached ? "" : " (to an entry no longer in the manager)");
+  });
   if (!e.attached && in_cat(table))
     a.violation(inv::kUntrackedTempTable,
                 "E2c at step " + std::to_string(now_step()) + " added " + table_text(table) +
                     " to the TemporaryTableMgr entry that D4 had removed: the table is in CAT "
                     "and no manager tracks it");
-  note(a, [&] {
-    return "add temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
-           "], table name[" + info.name + "], table id[" + std::to_string(table) + "]";
-  });
 }
 
 void World::executor(Actor& a, int t) {
