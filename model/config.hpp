@@ -87,7 +87,7 @@ struct CleanerConfig {
 
 struct TaskRunConfig {
   std::string name = "t1";
-  bool sync = false;  ///< submitted by a sync caller (Y1..Y4) instead of already pending
+  bool sync = false;   ///< submitted by a sync caller (Y1..Y4) instead of already pending
   int iterations = 0;  ///< E4 iteration inserts; at most recursive_cte_max_depth - 1
   int recursive_cte_max_depth = 5;
   int retries = 0;    ///< further attempts after a failed one (each from E1, new session id)

@@ -69,8 +69,8 @@ ClusterConfig parse_cluster(const JsonReader& r) {
 }
 
 TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
-  r.expect_keys({"name", "sync", "iterations", "recursive_cte_max_depth", "retries", "kill",
-                 "tablet_rows"});
+  r.expect_keys(
+      {"name", "sync", "iterations", "recursive_cte_max_depth", "retries", "kill", "tablet_rows"});
   TaskRunConfig t;
   t.name = r.has("name") ? read_name(r.at("name")) : "t" + std::to_string(index + 1);
   t.sync = r.bool_or("sync", false);
@@ -198,8 +198,9 @@ Policy parse_policy(const JsonReader& r, std::string& preset_name) {
   if (r.has("task_run_snapshot") && !p.liveness.async_task_runs && !p.liveness.sync_task_runs &&
       !p.liveness.pending_task_runs)
     r.at("task_run_snapshot")
-        .fail("has no effect: the liveness sources include no task runs (C3 is not taken); add "
-              "'async_task_runs', 'sync_task_runs' or 'pending_task_runs' to /policy/liveness");
+        .fail(
+            "has no effect: the liveness sources include no task runs (C3 is not taken); add "
+            "'async_task_runs', 'sync_task_runs' or 'pending_task_runs' to /policy/liveness");
   p.create_time_guard = r.bool_or("create_time_guard", p.create_time_guard);
   p.failed_list_sessions =
       read_enum(r, "failed_list_sessions", p.failed_list_sessions, kFailedValues);
@@ -279,7 +280,8 @@ nlohmann::json model_catalog() {
        "the cleaner removed a temp table from CAT while its owner is live (a TaskRun attempt "
        "between E1 and E7 not killed; a client session between U2 and U4a)"},
       {inv::kSinkTableNotFound,
-       "a CN sink's schema lookup (N2/N3) answered TABLE_NOT_EXIST for a table whose owner is live"},
+       "a CN sink's schema lookup (N2/N3) answered TABLE_NOT_EXIST for a table whose owner is "
+       "live"},
       {inv::kManagerNullPointer,
        "the unlocked get of E2b found no entry (the NullPointerException of the check-then-act)"},
       {inv::kUntrackedTempTable,

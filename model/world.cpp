@@ -270,9 +270,8 @@ void World::setup() {
   for (std::size_t t = 0; t < cfg_.actors.task_runs.size(); ++t) {
     const TaskRunConfig& tc = cfg_.actors.task_runs[t];
     if (tc.sync)
-      sync_callers_.push_back(ex_.spawn("SyncSubmit:" + tc.name, [this, t](Actor& a) {
-        sync_caller(a, static_cast<int>(t));
-      }));
+      sync_callers_.push_back(ex_.spawn(
+          "SyncSubmit:" + tc.name, [this, t](Actor& a) { sync_caller(a, static_cast<int>(t)); }));
     if (tc.kill)
       ex_.spawn("Kill:" + tc.name, [this, t](Actor& a) { killer(a, static_cast<int>(t)); });
   }
@@ -302,7 +301,8 @@ void World::setup() {
     nlohmann::json j;
     nlohmann::json cat = nlohmann::json::array();
     for (int id : cat_)
-      cat.push_back({{"id", id}, {"name", tables_.at(id).name}, {"session", tables_.at(id).session}});
+      cat.push_back(
+          {{"id", id}, {"name", tables_.at(id).name}, {"session", tables_.at(id).session}});
     j["CAT"] = cat;
     nlohmann::json ttm = nlohmann::json::object();
     for (const auto& [s, e] : ttm_l_)
@@ -418,10 +418,9 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
     for (int f = 0; f < cfg_.cluster.frontends; ++f) {
       const auto fi = static_cast<std::size_t>(f);
       a.step("C2", {read(cs_id_[fi]), read(ttm_id_[fi])});
-      const bool may_fail =
-          !sweep && std::find(cfg_.cluster.unreachable_frontends.begin(),
-                              cfg_.cluster.unreachable_frontends.end(),
-                              f) != cfg_.cluster.unreachable_frontends.end();
+      const bool may_fail = !sweep && std::find(cfg_.cluster.unreachable_frontends.begin(),
+                                                cfg_.cluster.unreachable_frontends.end(),
+                                                f) != cfg_.cluster.unreachable_frontends.end();
       if (may_fail && a.choose(2) == 1) {
         a.cover(goal::kListSessionsFailed);
         if (pol.failed_list_sessions == FailedListSessions::kAbortPass) {
@@ -529,10 +528,10 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
       if (by_cleaner) {
         const Owner& o = owners_.at(session);
         if (o.live) {
-          defer(inv::kLiveOwnerTableDropped,
-                "the TemporaryTableCleaner (pass " + std::to_string(pass) + ", D2 at step " +
-                    std::to_string(now_step()) + ") dropped " + table_text(id) +
-                    " while its owner is live");
+          defer(inv::kLiveOwnerTableDropped, "the TemporaryTableCleaner (pass " +
+                                                 std::to_string(pass) + ", D2 at step " +
+                                                 std::to_string(now_step()) + ") dropped " +
+                                                 table_text(id) + " while its owner is live");
         }
         if (o.kind == Owner::Kind::kTaskRun && task(o.index).killed && !o.finalized)
           a.cover(goal::kKilledRunTableDropped);
@@ -600,8 +599,10 @@ void World::dispatcher(Actor& a) {
       pend_.pop_front();
       dispatched.push_back(t);
       run_.insert(t);
-      note(a, [&] { return "poll PEND: task run " + task_cfg(t).name + "; RUN.put(" +
-                           task_cfg(t).name + ") before starting it"; });
+      note(a, [&] {
+        return "poll PEND: task run " + task_cfg(t).name + "; RUN.put(" + task_cfg(t).name +
+               ") before starting it";
+      });
       a.step("S2a", {});
       start(t);
       journal_running(t);
@@ -610,8 +611,7 @@ void World::dispatcher(Actor& a) {
   for (int t : dispatched) {
     const auto ti = static_cast<std::size_t>(t);
     a.wait_until("S1",
-                 {read(future_id_[ti]), read_modify_write(run_id_),
-                  read_modify_write(journal_id_)},
+                 {read(future_id_[ti]), read_modify_write(run_id_), read_modify_write(journal_id_)},
                  [this, t] { return task(t).future != Future::kPending; });
     if (run_.erase(t) != 0) {
       journal_.push_back({JournalKind::kTaskRunState, -1, ""});
@@ -680,8 +680,8 @@ int World::create_table(Actor& a, Label label, const std::string& session, const
   note(a, [&] {
     std::string s;
     if (session_fe != 0)
-      s += "CREATE TEMPORARY TABLE forwarded from " + frontend_name(session_fe) +
-           " to the leader; ";
+      s +=
+          "CREATE TEMPORARY TABLE forwarded from " + frontend_name(session_fe) + " to the leader; ";
     for (int c = 0; c < cfg_.cluster.compute_nodes; ++c)
       s += compute_node_name(c) + ": Add shard id: " + std::to_string(id + 5 + c) +
            " file path: .../db" + std::to_string(kDbId) + "/" + std::to_string(id) + "/" +
@@ -708,9 +708,9 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
       entries_.push_back(std::move(e));
       it = ttm_l_.emplace(session, entries_.size() - 1).first;
       note(a, [&] {
-        return "TemporaryTableMgr: new session " + session + ", createTime = " +
-               std::to_string(entries_.back().create_time) + " (" + frontend_name(clock_fe) +
-               " clock)";
+        return "TemporaryTableMgr: new session " + session +
+               ", createTime = " + std::to_string(entries_.back().create_time) + " (" +
+               frontend_name(clock_fe) + " clock)";
       });
     }
     info.e2a_step = entries_[it->second].created_step;
@@ -787,8 +787,7 @@ void World::executor(Actor& a, int t) {
 
     error.clear();
     ok = insert(a, t, session, table, "E3", 0, error);
-    if (!ok)
-      error = "Error occurred during executing recursive CTE start statement: " + error;
+    if (!ok) error = "Error occurred during executing recursive CTE start statement: " + error;
     for (int i = 1; ok && i <= tc.iterations; ++i) {
       ok = insert(a, t, session, table, "E4", i, error);
       if (!ok)
@@ -821,12 +820,13 @@ void World::executor(Actor& a, int t) {
     if (dropped) {
       cat_.erase(table);
       journal_.push_back({JournalKind::kDropTable, table, session});
-      if (++tables_.at(table).drop_infos > 1) a.fail("two DropInfo journaled for " + table_text(table));
+      if (++tables_.at(table).drop_infos > 1)
+        a.fail("two DropInfo journaled for " + table_text(table));
     }
     if (tracked) e->tables.erase(table);
     note(a, [&] {
       return "DROP TEMPORARY TABLE IF EXISTS " + tables_.at(table).name + ": " +
-             (!tracked ? std::string("the session does not track it, nothing to do")
+             (!tracked  ? std::string("the session does not track it, nothing to do")
               : dropped ? std::string("dropped, DropInfo journaled")
                         : std::string("already dropped from CAT, removed from the manager"));
     });
@@ -868,15 +868,14 @@ bool World::insert(Actor& a, int t, const std::string& session, int table, Label
   tr.failure.clear();
   const std::string stmt = level == 0 ? "E3" : "E4." + std::to_string(level);
   for (int cn = 0; cn < cfg_.cluster.compute_nodes; ++cn) {
-    std::string sink_name =
-        "TabletSink:" + session + "/" + stmt + "/" + compute_node_name(cn);
+    std::string sink_name = "TabletSink:" + session + "/" + stmt + "/" + compute_node_name(cn);
     a.spawn(sink_name, [this, t, table, cn, txn, sink_name](Actor& s) {
       sink(s, t, table, cn, txn, sink_name);
     });
   }
   note(a, [&] {
-    return (level == 0 ? "anchor INSERT INTO " : "iteration " + std::to_string(level) +
-                                                     ": INSERT INTO ") +
+    return (level == 0 ? "anchor INSERT INTO "
+                       : "iteration " + std::to_string(level) + ": INSERT INTO ") +
            name + " (txn " + std::to_string(txn) + "): connector_scan -> chunk_accumulate -> " +
            "project -> olap_table_sink on " + std::to_string(cfg_.cluster.compute_nodes) + " CN(s)";
   });
@@ -966,9 +965,7 @@ void World::sink(Actor& a, int t, int table, int cn, long long txn, const std::s
   }
   a.step("N4", {read_modify_write(coord_id_[static_cast<std::size_t>(t)])});
   ++task(t).reports;
-  note(a, [&] {
-    return std::string("report to the coordinator: ") + (ok ? "OK" : "FAILED");
-  });
+  note(a, [&] { return std::string("report to the coordinator: ") + (ok ? "OK" : "FAILED"); });
 }
 
 // ---------------------------------------------------------------- client sessions
@@ -982,20 +979,26 @@ void World::client(Actor& a, int c) {
   o.kind = Owner::Kind::kClient;
   o.index = c;
   owners_.emplace(session, o);
-  note(a, [&] { return "new ConnectContext on " + frontend_name(cc.frontend) + ": session " + session; });
+  note(a, [&] {
+    return "new ConnectContext on " + frontend_name(cc.frontend) + ": session " + session;
+  });
   a.step("U2", {read_modify_write(cs_id_[f])});
   cs_[f].insert(session);
   owners_.at(session).live = true;
-  note(a, [&] { return "ConnectScheduler of " + frontend_name(cc.frontend) + ": register " + session; });
+  note(a, [&] {
+    return "ConnectScheduler of " + frontend_name(cc.frontend) + ": register " + session;
+  });
   for (int k = 1; k <= cc.temp_tables; ++k) {
-    const int table = create_table(a, "U3", session,
-                                   "tmp_" + cc.name + "_" + std::to_string(k), cc.frontend);
+    const int table =
+        create_table(a, "U3", session, "tmp_" + cc.name + "_" + std::to_string(k), cc.frontend);
     add_temporary_table(a, session, table, cc.frontend);
   }
   a.step("U4a", {read_modify_write(cs_id_[f])});
   cs_[f].erase(session);
   owners_.at(session).live = false;
-  note(a, [&] { return "ConnectScheduler of " + frontend_name(cc.frontend) + ": unregister " + session; });
+  note(a, [&] {
+    return "ConnectScheduler of " + frontend_name(cc.frontend) + ": unregister " + session;
+  });
   a.step("U4b", {read(ttm_id_[f])});
   const bool known = f == 0 ? ttm_l_.count(session) != 0 : ttm_f_[f].count(session) != 0;
   if (!known) {
@@ -1057,14 +1060,13 @@ void World::replayer(Actor& a, int fe) {
       continue;
     }
     // Caught up (or the next is a create): wait for the next CreateTableInfo and replay up to it.
-    a.wait_until("R1",
-                 {read(journal_id_), read_modify_write(ttm_id_[fi]),
-                  read_modify_write(clock_id_[fi])},
-                 [this, &cursor] {
-                   for (std::size_t i = cursor; i < journal_.size(); ++i)
-                     if (journal_[i].kind == JournalKind::kCreateTable) return true;
-                   return false;
-                 });
+    a.wait_until(
+        "R1", {read(journal_id_), read_modify_write(ttm_id_[fi]), read_modify_write(clock_id_[fi])},
+        [this, &cursor] {
+          for (std::size_t i = cursor; i < journal_.size(); ++i)
+            if (journal_[i].kind == JournalKind::kCreateTable) return true;
+          return false;
+        });
     for (; cursor < journal_.size();) {
       const JournalEntry& je = journal_[cursor++];
       apply(je);
