@@ -243,7 +243,7 @@ TEST_CASE("hazard 9: a kill lets the cleaner drop the run's table; E6 is then a 
   w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
   w.actors.task_runs[0].kill = true;
   // A budgeted DFS (the whole space is too large for plain DFS): it is a partial check until DPOR.
-  const auto r = test::explore(w, false, 400000);
+  const auto r = test::explore(w, false, 100000);
   CHECK(r.verdict != Verdict::kViolation);
   // Drops after the kill are allowed: no property fails, and never two DropInfo for one table
   // (that would be an actor_failure of the model's own check).
