@@ -1,0 +1,26 @@
+// The StarRocks temporary-table world as an Interleave program: the TemporaryTableCleaner, the
+// TaskRunScheduler dispatcher, TaskRun executors running a recursive CTE, sync callers, client
+// sessions, CN tablet sinks and follower journal replayers, each step labelled as in
+// ../shared/domain/starrocks-temp-tables.md. Written only on the engine's public API.
+#pragma once
+
+#include "explorer/execution.hpp"
+#include "explorer/model_driver.hpp"
+#include "model/config.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace interleave::model {
+
+/// Actors one execution of `config` may create (top-level and spawned), an upper bound.
+std::size_t actor_bound(const WorldConfig& config);
+
+/// The program: creates the world's shared objects, spawns its actors and registers its
+/// properties. The same config gives the same behaviour under the same decisions.
+Program make_program(const WorldConfig& config);
+
+/// The program with the properties and coverage goals it can report.
+ModelInstance make_instance(const WorldConfig& config);
+
+}  // namespace interleave::model

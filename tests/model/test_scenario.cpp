@@ -1,0 +1,162 @@
+// The model's scenario sections ("cluster", "actors", "policy"), its driver and its catalog: every
+// error names the file and the JSON path.
+#include "explorer/input_error.hpp"
+#include "model/register.hpp"
+#include "model/scenario.hpp"
+#include "tests/model/helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+using namespace interleave;
+using namespace interleave::model;
+using nlohmann::json;
+
+namespace {
+
+std::string error_of(const json& scenario) {
+  try {
+    parse_world(scenario, "s.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("scenario: defaults are starrocks-4.1.1 and a lone cleaner pass", "[scenario]") {
+  const WorldConfig w = parse_world(json::object(), "s.json");
+  CHECK(w.preset == "starrocks-4.1.1");
+  CHECK(w.policy == Policy{});
+  CHECK(w.cluster.frontends == 1);
+  CHECK(w.cluster.compute_nodes == 1);
+  CHECK(w.actors.cleaner.passes == 1);
+  CHECK_FALSE(w.actors.cleaner.sweep);
+  CHECK(w.actors.task_runs.empty());
+  CHECK(w.actors.clients.empty());
+}
+
+TEST_CASE("scenario: a full document", "[scenario]") {
+  const json s = json::parse(R"({
+    "name": "ignored by the model",
+    "cluster": {"frontends": 2, "compute_nodes": 2, "unreachable_frontends": ["fe2"],
+                "clock_offsets": {"fe2": -1000}},
+    "actors": {"cleaner": {"passes": 2, "sweep": true},
+               "task_runs": [{"name": "t1", "iterations": 2, "kill": true, "tablet_rows": "none"},
+                             {"sync": true, "retries": 1}],
+               "clients": [{"name": "c1", "frontend": "fe2", "temp_tables": 2}]},
+    "policy": {"preset": "pr-79339", "dispatch_order": "register_then_start",
+               "add_temporary_table": "atomic"}})");
+  const WorldConfig w = parse_world(s, "s.json");
+  CHECK(w.cluster.frontends == 2);
+  CHECK(w.cluster.unreachable_frontends == std::vector<int>{1});
+  CHECK(w.cluster.clock_offsets.at(1) == -1000);
+  CHECK(w.actors.cleaner.passes == 2);
+  CHECK(w.actors.cleaner.sweep);
+  REQUIRE(w.actors.task_runs.size() == 2);
+  CHECK(w.actors.task_runs[0].iterations == 2);
+  CHECK(w.actors.task_runs[0].kill);
+  CHECK(w.actors.task_runs[0].tablet_rows == TabletRows::kNone);
+  CHECK(w.actors.task_runs[1].name == "t2");
+  CHECK(w.actors.task_runs[1].sync);
+  CHECK(w.actors.task_runs[1].retries == 1);
+  CHECK(w.actors.clients.at(0).frontend == 1);
+  CHECK(w.preset == "pr-79339");
+  Policy expected = find_preset("pr-79339")->policy;
+  expected.dispatch_order = DispatchOrder::kRegisterThenStart;
+  expected.add_temporary_table = AddTemporaryTable::kAtomic;
+  CHECK(w.policy == expected);
+}
+
+TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scenario]") {
+  CHECK(error_of({{"cluster", {{"frontend", 2}}}}) ==
+        "s.json: /cluster/frontend: unknown key 'frontend' (did you mean 'frontends'?); known "
+        "keys: 'frontends', 'compute_nodes', 'unreachable_frontends', 'clock_offsets'");
+  CHECK(error_of({{"cluster", {{"frontends", "2"}}}}) ==
+        "s.json: /cluster/frontends: expected an integer, got a string");
+  CHECK(error_of({{"cluster", {{"frontends", 4}}}}) ==
+        "s.json: /cluster/frontends: must be between 1 and 3, got 4");
+  CHECK(error_of({{"actors", {{"clients", {{{"frontend", "fe3"}}}}}}}) ==
+        "s.json: /actors/clients/0/frontend: no frontend 'fe3' in this cluster (did you mean "
+        "'fe1'?): /cluster/frontends is 1 (fe1)");
+  CHECK(error_of({{"actors", {{"task_runs", {{{"iterations", 5}}}}}}}) ==
+        "s.json: /actors/task_runs/0/iterations: 5 iteration inserts exceed the depth limit: "
+        "recursive_cte_max_depth 5 allows at most 4");
+  CHECK(
+      error_of({{"actors", {{"task_runs", {{{"name", "x"}}}}, {"clients", {{{"name", "x"}}}}}}}) ==
+      "s.json: /actors/clients/0/name: the name 'x' is used twice (task runs and clients "
+      "share one name space: session ids)");
+  CHECK(error_of({{"policy", {{"preset", "pr-79393"}}}}) ==
+        "s.json: /policy/preset: unknown value 'pr-79393' (did you mean 'pr-79339'?); expected "
+        "one of 'starrocks-4.1.1', 'pr-79339', 'pr-79339-run-only', "
+        "'pr-79339-register-then-start', 'pr-79339-snapshot-before-start', 'pending-task-runs', "
+        "'no-create-time-guard', 'ignore-failed-frontend', 'cross-frontend-create-time', "
+        "'atomic-add-temporary-table'");
+  CHECK(error_of({{"policy", {{"liveness", {"client_sessions", "client_sessions"}}}}}) ==
+        "s.json: /policy/liveness/1: 'client_sessions' is listed twice");
+  CHECK(error_of({{"policy", {{"task_run_snapshot", "before_start_time"}}}}) ==
+        "s.json: /policy/task_run_snapshot: has no effect: the liveness sources include no task "
+        "runs (C3 is not taken); add 'async_task_runs', 'sync_task_runs' or 'pending_task_runs' "
+        "to /policy/liveness");
+  CHECK(error_of({{"cluster", {{"clock_offsets", {{"fe2", 5}}}}}}) ==
+        "s.json: /cluster/clock_offsets/fe2: unknown key 'fe2' (did you mean 'fe1'?); known "
+        "keys: 'fe1'");
+  CHECK(error_of(json::parse(R"({"cluster": {"compute_nodes": 2}, "actors": {"task_runs": [
+          {"iterations": 4, "retries": 2}, {"iterations": 4, "retries": 2},
+          {"iterations": 4, "retries": 2}]}})")) ==
+        "s.json: /actors: this world needs up to 95 actors (sinks: per attempt, per insert, per "
+        "CN); the engine runs at most 64: fewer retries, iterations or compute nodes");
+}
+
+TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable program", "[driver]") {
+  ModelRegistry registry;
+  register_models(registry);
+  const ModelDriver* d = registry.find("starrocks-temp-tables");
+  REQUIRE(d != nullptr);
+  CHECK(d->sections() == std::vector<std::string>{"cluster", "actors", "policy"});
+  const json s = {{"actors", {{"clients", {{{"name", "c1"}}}}}}};
+  const ModelInstance m = d->instantiate(s, "s.json");
+  CHECK(m.invariants == invariant_names());
+  CHECK(m.coverage_goals == coverage_goal_names());
+  Explorer ex(m.program);
+  DfsStrategy dfs;
+  const ExplorationResult r = ex.explore(dfs);
+  CHECK(r.verdict == Verdict::kHolds);
+  CHECK(r.stats.executions == 2304);
+  CHECK_THROWS_AS(d->instantiate({{"policy", {{"dispatch_order", 1}}}}, "s.json"), InputError);
+
+  const json cat = d->catalog();
+  CHECK(cat.at("presets").size() == presets().size());
+  CHECK(cat.at("presets").at(0).at("name") == "starrocks-4.1.1");
+  CHECK(cat.at("knobs").size() == 7);
+  CHECK(cat.at("knobs").at(0).at("default") == json::array({"client_sessions"}));
+  CHECK(cat.at("invariants").size() == invariant_names().size());
+  CHECK(cat.at("coverage_goals").size() == coverage_goal_names().size());
+}
+
+TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser accepts",
+          "[scenario][schema]") {
+  std::ifstream in(std::string(INTERLEAVE_SOURCE_DIR) + "/model/starrocks-temp-tables.schema.json");
+  REQUIRE(in);
+  const json schema = json::parse(in);
+  const json& defs = schema.at("$defs");
+  auto keys = [](const json& props) {
+    std::vector<std::string> v;
+    for (const auto& [k, _] : props.items())
+      v.push_back(k);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  using V = std::vector<std::string>;
+  CHECK(keys(defs.at("cluster").at("properties")) ==
+        V{"clock_offsets", "compute_nodes", "frontends", "unreachable_frontends"});
+  CHECK(keys(defs.at("policy").at("properties")) ==
+        V{"add_temporary_table", "create_time_clock", "create_time_guard", "dispatch_order",
+          "failed_list_sessions", "liveness", "preset", "task_run_snapshot"});
+  std::vector<std::string> names;
+  for (const Preset& p : presets())
+    names.push_back(p.name);
+  CHECK(defs.at("policy").at("properties").at("preset").at("enum").get<V>() == names);
+}
