@@ -1,6 +1,7 @@
 // The interleave executable: the generic command line (explorer/cli) with the models of model/.
 #include "explorer/cli/cli.hpp"
 #include "explorer/model_driver.hpp"
+#include "model/register.hpp"
 
 #include <unistd.h>
 
@@ -13,7 +14,7 @@
 int main(int argc, char** argv) {
   try {
     interleave::ModelRegistry models;
-    // The StarRocks model registers here once it lands (model/register.hpp).
+    interleave::register_models(models);
     interleave::cli::CliEnvironment env;
     env.tool_version = std::string("interleave ") + INTERLEAVE_VERSION;
     env.progress = ::isatty(STDERR_FILENO) == 1;

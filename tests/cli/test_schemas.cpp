@@ -17,6 +17,18 @@ namespace {
 
 const std::string kSource = INTERLEAVE_SOURCE_DIR;
 
+const char* const kStarRocks = R"({
+  "$schema": "../scenarios/scenario.schema.json",
+  "name": "seed-like",
+  "description": "the seed's shape",
+  "model": "starrocks-temp-tables",
+  "cluster": {"frontends": 1},
+  "actors": {"cleaner": {"passes": 1}, "task_runs": [{"name": "t1", "tablet_rows": "none"}],
+             "clients": [{"name": "c1"}]},
+  "policy": {"preset": "starrocks-4.1.1"},
+  "exploration": {"strategy": "dfs"}
+})";
+
 struct Result {
   int code = -1;
   std::string output;
@@ -49,12 +61,20 @@ TEST_CASE("every trace the tests produce validates against trace.schema.json", "
   REQUIRE(run_cli({"check", test_scenario("racy.json"), "--out", tmp / "random", "--quiet",
                    "--strategy", "random", "--seed", "5", "--all-violations"})
               .code == 1);
+  // And a StarRocks counterexample, from the real executable.
+  write_file(tmp / "seed.json", kStarRocks);
+  const std::string cmd = "'" + std::string(INTERLEAVE_BINARY) + "' check '" + tmp / "seed.json" +
+                          "' --quiet --out '" + tmp / "model" + "' >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 1);
   CHECK(list_dir(out).size() == 4);
   CHECK(list_dir(tmp / "random").size() == 1);
-  const Result r = check_schemas("reports/trace.schema.json", {out, tmp / "random"});
+  CHECK(list_dir(tmp / "model").size() == 1);
+  const Result r = check_schemas("reports/trace.schema.json", {out, tmp / "random", tmp / "model"});
   INFO(r.output);
   CHECK(r.code == 0);
-  CHECK_THAT(r.output, Catch::Contains("5 of 5 document(s) valid"));
+  CHECK_THAT(r.output, Catch::Contains("6 of 6 document(s) valid"));
 
   // The schema is not vacuous: an edited trace fails it.
   nlohmann::json bad =
@@ -81,4 +101,22 @@ TEST_CASE("every scenario validates against scenario.schema.json", "[schema]") {
   CHECK(rb.code == 1);
   CHECK_THAT(rb.output, Catch::Contains("a.json: /expect: 'invariants' is a required property"));
   CHECK_THAT(rb.output, Catch::Contains("a.json: /name: 'a b' does not match"));
+
+  // A StarRocks scenario: its model sections are checked by model/starrocks-temp-tables.schema.json
+  // and nothing else may appear at the top level.
+  std::filesystem::create_directories(tmp / "sr");
+  write_file(tmp / "sr/ok.json", kStarRocks);
+  const Result ok = check_schemas("scenarios/scenario.schema.json", {tmp / "sr"});
+  INFO(ok.output);
+  CHECK(ok.code == 0);
+  nlohmann::json typo = nlohmann::json::parse(kStarRocks);
+  typo["expcet"] = {{"verdict", "holds"}};
+  typo["cluster"]["frontends"] = 9;
+  write_file(tmp / "typo.json", typo.dump());
+  const Result rt = check_schemas("scenarios/scenario.schema.json", {tmp / "typo.json"});
+  CHECK(rt.code == 1);
+  CHECK_THAT(rt.output, Catch::Contains("typo.json: /: Unevaluated properties are not allowed"));
+  CHECK_THAT(rt.output, Catch::Contains("'expcet'"));
+  CHECK_THAT(rt.output, Catch::Contains("typo.json: /cluster/frontends: 9 is greater than the "
+                                        "maximum of 3"));
 }
