@@ -218,7 +218,10 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
       if (!reported.contains(violation->invariant)) {
         reported.insert(violation->invariant);
         result.counterexamples.push_back(make_counterexample(schedule, violation->invariant));
-        if (options_.on_counterexample) options_.on_counterexample(result.counterexamples.back());
+        if (options_.on_counterexample) {
+          stats.elapsed_seconds = elapsed();
+          options_.on_counterexample(result.counterexamples.back(), stats);
+        }
         if (options_.stop_on_first_violation) {
           cut = "stopped at the first violation";
           break;

@@ -99,8 +99,9 @@ struct ExploreOptions {
   double time_budget_seconds = 0;       ///< 0: unlimited; running out makes the verdict incomplete
   bool stop_on_first_violation = true;  ///< false: keep one counterexample per property
   std::size_t stack_size = 256 * 1024;  ///< bytes per actor stack
-  /// Called the moment a counterexample is ready (e.g. to write it to disk).
-  std::function<void(const Counterexample&)> on_counterexample;
+  /// Called the moment a counterexample is ready (e.g. to write it to disk), with the stats of the
+  /// search so far (the violating execution included, elapsed_seconds up to date).
+  std::function<void(const Counterexample&, const Stats&)> on_counterexample;
   /// Called every `progress_interval` executions with the stats so far.
   std::function<void(const Stats&)> on_progress;
   std::uint64_t progress_interval = 4096;

@@ -1,8 +1,13 @@
 #include "explorer/json_reader.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
 
 namespace interleave {
 
@@ -217,6 +222,91 @@ std::vector<JsonReader> JsonReader::items() const {
 std::vector<JsonReader> JsonReader::items_or_empty(std::string_view key) const {
   auto r = find(key);
   return r ? r->items() : std::vector<JsonReader>{};
+}
+
+}  // namespace interleave
+
+namespace interleave {
+
+namespace {
+
+// A container being parsed: its members seen so far (objects) or the index of the next element.
+struct ParseFrame {
+  bool is_array = false;
+  std::size_t index = 0;
+  std::string key;  // the member being parsed (objects)
+  std::vector<std::string> keys;
+};
+
+std::string frames_path(const std::vector<ParseFrame>& frames, std::size_t count) {
+  std::string path;
+  for (std::size_t i = 0; i < count; ++i)
+    path += "/" + (frames[i].is_array ? std::to_string(frames[i].index)
+                                      : escape_pointer_token(frames[i].key));
+  return path;
+}
+
+}  // namespace
+
+nlohmann::json parse_json(const std::string& text, const std::string& file) {
+  using nlohmann::json;
+  std::vector<ParseFrame> frames;
+  auto element_done = [&frames] {
+    if (!frames.empty() && frames.back().is_array) ++frames.back().index;
+  };
+  auto callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) -> bool {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        frames.push_back({});
+        break;
+      case json::parse_event_t::array_start:
+        frames.push_back({true, 0, {}, {}});
+        break;
+      case json::parse_event_t::key: {
+        ParseFrame& f = frames.back();
+        const auto& key = parsed.get_ref<const std::string&>();
+        if (std::find(f.keys.begin(), f.keys.end(), key) != f.keys.end())
+          throw InputError(file,
+                           frames_path(frames, frames.size() - 1) + "/" + escape_pointer_token(key),
+                           "duplicate key '" + key + "'");
+        f.keys.push_back(key);
+        f.key = key;
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames.pop_back();
+        element_done();
+        break;
+      case json::parse_event_t::value:
+        element_done();
+        break;
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, callback);
+  } catch (const json::parse_error& e) {
+    // what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
+    std::string what = e.what();
+    const auto bracket = what.find("] ");
+    if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+      what = what.substr(bracket + 2);
+    throw InputError(file, "/", "malformed JSON: " + what);
+  }
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, "/", "is a directory, expected a JSON file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(path, "/", std::string("cannot read the file: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(path, "/", "cannot read the file");
+  return parse_json(text.str(), path);
 }
 
 }  // namespace interleave

@@ -17,6 +17,13 @@
 
 namespace interleave {
 
+/// Parses JSON text as a user wrote it. Malformed or truncated text ("line 3, column 5: ...") and
+/// duplicate keys (which JSON parsers otherwise resolve silently) throw InputError naming `file`
+/// and, for duplicates, the JSON path of the second occurrence.
+nlohmann::json parse_json(const std::string& text, const std::string& file);
+/// Reads and parses a file; an unreadable file is an InputError too.
+nlohmann::json read_json_file(const std::string& path);
+
 /// " (did you mean 'x'?)" when some candidate is within a small edit distance of `word`, else "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 

@@ -1,16 +1,29 @@
-// The interleave command line.
-#include <CLI/CLI.hpp>
+// The interleave executable: the generic command line (explorer/cli) with the models of model/.
+#include "explorer/cli/cli.hpp"
+#include "explorer/model_driver.hpp"
+#include "model/register.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
-  CLI::App app{"interleave: a deterministic interleaving explorer (stateless model checker)"};
-  app.set_version_flag("--version", std::string("interleave ") + INTERLEAVE_VERSION);
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    interleave::ModelRegistry models;
+    interleave::register_models(models);
+    interleave::cli::CliEnvironment env;
+    env.tool_version = std::string("interleave ") + INTERLEAVE_VERSION;
+    env.progress = ::isatty(STDERR_FILENO) == 1;
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    return interleave::cli::run_cli(args, models, env, std::cout, std::cerr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "internal error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "internal error: an unknown exception\n");
   }
-  std::cout << app.help();
-  return 0;
+  return 4;
 }

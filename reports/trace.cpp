@@ -1,9 +1,88 @@
-// Placeholder until the trace document lands (issue 5): only the hash for now.
+// The counterexample trace document: JSON form, and a strict reader that says where a document is
+// wrong (malformed, truncated, wrong version, or inconsistent with itself or its scenario).
 #include "reports/trace.hpp"
 
+#include "explorer/json_reader.hpp"
+#include "explorer/schedule.hpp"
+
 #include <cstdio>
+#include <limits>
 
 namespace interleave::reports {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kFormat = "interleave-trace";
+constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint64_t>::max();
+
+json stats_to_json(const Stats& s) {
+  return to_json(s, /*with_timing=*/true);
+}
+
+Stats stats_from_json(const JsonReader& r) {
+  r.expect_keys({"executions", "completed", "blocked", "deadlocked", "cut_by_bound", "failed",
+                 "steps", "max_depth", "violations", "elapsed_seconds"});
+  Stats s;
+  s.executions = r.at("executions").as_uint(0, kMaxCount);
+  s.completed = r.at("completed").as_uint(0, kMaxCount);
+  s.blocked = r.at("blocked").as_uint(0, kMaxCount);
+  s.deadlocked = r.at("deadlocked").as_uint(0, kMaxCount);
+  s.cut_by_bound = r.at("cut_by_bound").as_uint(0, kMaxCount);
+  s.failed = r.at("failed").as_uint(0, kMaxCount);
+  s.steps = r.at("steps").as_uint(0, kMaxCount);
+  s.max_depth = r.at("max_depth").as_uint(0, kMaxCount);
+  const JsonReader violations = r.at("violations");
+  if (!violations.json().is_object())
+    violations.fail("expected an object, got " + json_type_name(violations.json()));
+  for (const auto& [name, _] : violations.json().items())
+    s.violations[name] = violations.at(name).as_uint(1, kMaxCount);
+  s.elapsed_seconds = r.number_or("elapsed_seconds", 0, 0, std::numeric_limits<double>::max());
+  return s;
+}
+
+Schedule schedule_from(const JsonReader& r) {
+  try {
+    return schedule_from_json(r.json());
+  } catch (const ScheduleFormatError& e) {
+    // e.what() is "/json/path: what is wrong", relative to the schedule.
+    const std::string what = e.what();
+    const auto colon = what.find(": ");
+    if (colon == std::string::npos || what.empty() || what[0] != '/') r.fail(what);
+    const std::string sub = what.substr(0, colon);
+    throw InputError(r.file(), r.path() + (sub == "/" ? "" : sub), what.substr(colon + 2));
+  }
+}
+
+TraceStep step_from_json(const JsonReader& r, std::size_t index) {
+  r.expect_keys({"index", "actor", "label", "accesses", "what"});
+  TraceStep s;
+  s.index = r.at("index").as_uint(0, kMaxCount);
+  if (s.index != index)
+    r.at("index").fail("expected " + std::to_string(index) + " (steps are numbered from 0)");
+  s.actor = r.at("actor").as_string();
+  if (s.actor.empty()) r.at("actor").fail("empty actor name");
+  s.label = r.at("label").as_string();
+  for (const JsonReader& a : r.at("accesses").items()) {
+    a.expect_keys({"object", "access"});
+    TraceAccess access;
+    access.object = a.at("object").as_string();
+    const JsonReader kind = a.at("access");
+    const std::string name = kind.as_string();
+    try {
+      access.kind = access_kind_from_string(name);
+    } catch (const std::invalid_argument&) {
+      kind.as_enum({"read", "write", "read-modify-write", "acquire", "release", "acquire-shared",
+                    "release-shared", "wait"});
+    }
+    s.accesses.push_back(std::move(access));
+  }
+  s.what = r.at("what").as_string();
+  return s;
+}
+
+}  // namespace
 
 std::string scenario_hash(const nlohmann::json& scenario) {
   std::uint64_t h = 0xcbf29ce484222325ull;
@@ -14,6 +93,137 @@ std::string scenario_hash(const nlohmann::json& scenario) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+
+nlohmann::json to_json(const TraceDocument& doc) {
+  const Counterexample& c = doc.counterexample;
+  json steps = json::array();
+  for (const auto& s : c.steps)
+    steps.push_back(to_json(s));
+  return json{
+      {"format", kFormat},
+      {"format_version", TraceDocument::kFormatVersion},
+      {"tool_version", doc.tool_version},
+      {"scenario_file", doc.scenario_file},
+      {"scenario_hash", doc.scenario_hash},
+      {"scenario", doc.scenario},
+      {"strategy", doc.strategy},
+      {"options", doc.options},
+      {"violation",
+       {{"invariant", c.invariant}, {"message", c.message}, {"step", c.step}, {"actor", c.actor}}},
+      {"preemptions", c.preemptions},
+      {"schedule", to_json(c.schedule)},
+      {"steps", steps},
+      {"state", c.state},
+      {"stats", stats_to_json(doc.stats)}};
+}
+
+TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file) {
+  const JsonReader root(j, file);
+  if (!j.is_object())
+    root.fail("expected a trace document (a JSON object), got " + json_type_name(j));
+  // Recognise the document before anything else, so that a scenario or a schedule given where a
+  // trace is expected gets a message that says so.
+  if (!root.has("format")) {
+    if (root.has("model") && root.has("name"))
+      root.fail(
+          "this is a scenario, not a counterexample trace (traces are written by "
+          "'interleave check')");
+    throw InputError(file, "/format",
+                     "missing (required): this is not an interleave counterexample trace");
+  }
+  const JsonReader format = root.at("format");
+  if (format.as_string() != kFormat)
+    format.fail("expected \"" + std::string(kFormat) + "\", got \"" + format.as_string() + "\"");
+  const JsonReader version = root.at("format_version");
+  const auto v = version.as_int(std::numeric_limits<std::int64_t>::min(),
+                                std::numeric_limits<std::int64_t>::max());
+  if (v != TraceDocument::kFormatVersion)
+    version.fail("unsupported trace format version " + std::to_string(v) + " (this build reads " +
+                 std::to_string(TraceDocument::kFormatVersion) + ")");
+  root.expect_keys({"format", "format_version", "tool_version", "scenario_file", "scenario_hash",
+                    "scenario", "strategy", "options", "violation", "preemptions", "schedule",
+                    "steps", "state", "stats"});
+
+  TraceDocument doc;
+  doc.tool_version = root.at("tool_version").as_string();
+  doc.scenario_file = root.at("scenario_file").as_string();
+  const JsonReader scenario = root.at("scenario");
+  if (!scenario.json().is_object())
+    scenario.fail("expected the scenario (an object), got " + json_type_name(scenario.json()));
+  doc.scenario = scenario.json();
+  const JsonReader hash = root.at("scenario_hash");
+  doc.scenario_hash = hash.as_string();
+  const std::string actual_hash = scenario_hash(doc.scenario);
+  if (doc.scenario_hash != actual_hash)
+    hash.fail("does not match the embedded scenario (recorded " + doc.scenario_hash +
+              ", the scenario hashes to " + actual_hash +
+              "): the trace was edited or does not belong to this scenario");
+  doc.strategy = root.at("strategy").as_string();
+  if (doc.strategy.empty()) root.at("strategy").fail("empty strategy name");
+  const JsonReader options = root.at("options");
+  if (!options.json().is_object())
+    options.fail("expected an object, got " + json_type_name(options.json()));
+  doc.options = options.json();
+
+  Counterexample& c = doc.counterexample;
+  const JsonReader violation = root.at("violation");
+  violation.expect_keys({"invariant", "message", "step", "actor"});
+  c.invariant = violation.at("invariant").as_string();
+  if (c.invariant.empty()) violation.at("invariant").fail("empty invariant name");
+  c.message = violation.at("message").as_string();
+  c.step = violation.at("step").as_uint(0, kMaxCount);
+  c.actor = violation.at("actor").as_string();
+  c.preemptions = root.at("preemptions").as_uint(0, kMaxCount);
+  const JsonReader schedule = root.at("schedule");
+  c.schedule = schedule_from(schedule);
+  const JsonReader steps = root.at("steps");
+  const std::vector<JsonReader> items = steps.items();
+  for (std::size_t i = 0; i < items.size(); ++i)
+    c.steps.push_back(step_from_json(items[i], i));
+  c.state = root.at("state").json();
+  doc.stats = stats_from_json(root.at("stats"));
+
+  // Consistency: the readable steps are the steps the schedule runs, in order.
+  std::size_t actor_entries = 0;
+  for (std::size_t i = 0; i < c.schedule.steps.size(); ++i) {
+    const ScheduleEntry& e = c.schedule.steps[i];
+    if (e.kind != ScheduleEntry::Kind::kActor) continue;
+    if (actor_entries >= c.steps.size())
+      throw InputError(file, schedule.path() + "/steps/" + std::to_string(i),
+                       "the schedule runs more steps than /steps lists (" +
+                           std::to_string(c.steps.size()) + "): the trace is truncated");
+    if (c.steps[actor_entries].actor != e.actor)
+      throw InputError(file, items[actor_entries].child_path("actor"),
+                       "step " + std::to_string(actor_entries) + " is taken by '" +
+                           c.steps[actor_entries].actor + "' but the schedule (entry " +
+                           std::to_string(i) + ") runs '" + e.actor + "'");
+    ++actor_entries;
+  }
+  if (actor_entries != c.steps.size())
+    steps.fail("lists " + std::to_string(c.steps.size()) + " steps but the schedule runs " +
+               std::to_string(actor_entries) + ": the trace is truncated or was edited");
+  if (c.step > c.steps.size())
+    violation.at("step").fail("step " + std::to_string(c.step) + " does not exist (the trace has " +
+                              std::to_string(c.steps.size()) + " steps)");
+  if (!c.actor.empty()) {
+    if (c.step >= c.steps.size())
+      violation.at("actor").fail("names actor '" + c.actor +
+                                 "' but the violation happened after the last step");
+    if (c.steps[c.step].actor != c.actor)
+      violation.at("actor").fail("names actor '" + c.actor + "' but step " +
+                                 std::to_string(c.step) + " is taken by '" + c.steps[c.step].actor +
+                                 "'");
+  }
+  if (!doc.stats.violations.contains(c.invariant))
+    root.at("stats")
+        .at("violations")
+        .fail("does not count the violated invariant '" + c.invariant + "'");
+  return doc;
+}
+
+TraceDocument read_trace_file(const std::string& path) {
+  return trace_from_json(read_json_file(path), path);
 }
 
 }  // namespace interleave::reports

@@ -1,0 +1,183 @@
+// `interleave check SCENARIO...`: explore each scenario, print its verdict, write counterexamples.
+#include "explorer/cli/commands.hpp"
+#include "explorer/cli/errors.hpp"
+#include "explorer/cli/text.hpp"
+#include "explorer/json_reader.hpp"
+#include "explorer/strategies/factory.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+namespace interleave::cli {
+
+namespace {
+
+std::string strategy_list() {
+  std::string s;
+  for (const auto& n : strategy_names())
+    s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// The progress line on a terminal: "name: 40960 executions (51200/s), 0.8s elapsed", redrawn in
+// place at most five times a second and erased when the scenario is done.
+class ProgressLine {
+ public:
+  ProgressLine(std::ostream& err, std::string name) : err_(err), name_(std::move(name)) {}
+  ~ProgressLine() {
+    if (shown_) err_ << "\r\x1b[K" << std::flush;
+  }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  void update(const Stats& s) {
+    const auto now = std::chrono::steady_clock::now();
+    if (shown_ && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    shown_ = true;
+    const double rate =
+        s.elapsed_seconds > 0 ? static_cast<double>(s.executions) / s.elapsed_seconds : 0;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (%.0f/s), %.1fs elapsed", rate, s.elapsed_seconds);
+    err_ << "\r" << name_ << ": " << s.executions << " executions" << buf << "\x1b[K" << std::flush;
+  }
+
+ private:
+  std::ostream& err_;
+  std::string name_;
+  std::chrono::steady_clock::time_point last_;
+  bool shown_ = false;
+};
+
+}  // namespace
+
+int exit_code_of(Verdict v) {
+  switch (v) {
+    case Verdict::kHolds:
+      return static_cast<int>(ExitCode::kHolds);
+    case Verdict::kViolation:
+      return static_cast<int>(ExitCode::kViolation);
+    case Verdict::kIncomplete:
+      return static_cast<int>(ExitCode::kIncomplete);
+  }
+  return static_cast<int>(ExitCode::kInternalError);
+}
+
+std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
+                                     const ModelRegistry& models) {
+  std::vector<Scenario> scenarios;
+  for (const auto& file : collect_scenario_files(paths))
+    scenarios.push_back(load_scenario(file, models));
+  check_unique_names(scenarios);
+  return scenarios;
+}
+
+CLI::App* add_check(CLI::App& app, CheckArgs& a) {
+  CLI::App* c = app.add_subcommand(
+      "check", "Explore scenarios and print a verdict for each (holds, violation, incomplete)");
+  c->add_option("scenarios", a.scenarios, "Scenario files, or directories searched for *.json")
+      ->required()
+      ->type_name("SCENARIO");
+  c->add_option_function<std::string>(
+       "--strategy", [&a](const std::string& v) { a.overrides.strategy = v; },
+       "Exploration strategy (default: the scenario's, else " + StrategySpec{}.name +
+           "); one of: " + strategy_list())
+      ->type_name("NAME")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            const auto names = strategy_names();
+            if (std::find(names.begin(), names.end(), v) != names.end()) return "";
+            return "unknown strategy '" + v + "'" + did_you_mean(v, names) +
+                   "; known: " + strategy_list();
+          },
+          "", "strategy"));
+  c->add_option_function<std::uint64_t>(
+       "--max-executions", [&a](const std::uint64_t& v) { a.overrides.max_executions = v; },
+       "Stop after N executions (0: unlimited); for random walks, the number of walks")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber.description(""));
+  c->add_option_function<std::uint64_t>(
+       "--max-steps", [&a](const std::uint64_t& v) { a.overrides.max_steps = v; },
+       "Cut executions longer than N steps, 1 to 100000000 (the verdict is then incomplete)")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber.description(""))
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}).description(""));
+  c->add_option_function<double>(
+       "--time-budget", [&a](const double& v) { a.overrides.time_budget_seconds = v; },
+       "Stop after SECONDS of exploration (0: unlimited; the verdict is then incomplete)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.0, 1e7).description(""));
+  c->add_option_function<std::uint64_t>(
+       "--seed", [&a](const std::uint64_t& v) { a.overrides.seed = v; },
+       "Seed of seeded strategies (random)")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber.description(""));
+  c->add_option("--out", a.out_dir, "Directory for counterexample traces (default: out)")
+      ->type_name("DIR");
+  c->add_flag("--all-violations", a.overrides.all_violations,
+              "Keep exploring after a violation: one counterexample per violated invariant");
+  c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
+  c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
+  c->footer(
+      "A counterexample is written to DIR/<scenario>.<invariant>.trace.json the moment it is "
+      "found.\nA progress line is shown on stderr when it is a terminal.\n\n"
+      "Exit codes: 0 every scenario holds, 1 some violation, 3 some incomplete (and none "
+      "violated),\n            2 bad input or usage, 4 internal error.\n\n"
+      "Examples:\n"
+      "  interleave check scenarios/seed-starrocks-4.1.1.json\n"
+      "  interleave check scenarios/ --out build/traces --quiet\n"
+      "  interleave check s.json --strategy random --seed 7 --max-executions 10000\n"
+      "  interleave check s.json --all-violations --json > summary.json");
+  return c;
+}
+
+int run_check(const CheckArgs& args, const Context& ctx) {
+  const std::vector<Scenario> scenarios = load_scenarios(args.scenarios, ctx.models);
+  std::vector<ExplorationSettings> settings;
+  for (const auto& s : scenarios) {
+    settings.push_back(apply_overrides(s.exploration, args.overrides));
+    make_strategy_for(settings.back());  // impossible parameters fail before anything runs
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(args.out_dir, ec) && !std::filesystem::is_directory(args.out_dir, ec))
+    throw UsageError("--out: '" + args.out_dir + "' exists and is not a directory");
+
+  int exit_code = static_cast<int>(ExitCode::kHolds);
+  nlohmann::json summaries = nlohmann::json::array();
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    const Scenario& scenario = scenarios[i];
+    RunContext run_ctx;
+    run_ctx.tool_version = ctx.env.tool_version;
+    run_ctx.out_dir = args.out_dir;
+    ScenarioRun run;
+    {
+      std::optional<ProgressLine> progress;
+      if (ctx.env.progress && !args.quiet) {
+        progress.emplace(ctx.err, scenario.name);
+        run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
+      }
+      run = run_scenario(scenario, settings[i], run_ctx);
+    }
+    const int code = exit_code_of(run.result.verdict);
+    // violation (1) outranks incomplete (3), which outranks holds (0).
+    if (code == static_cast<int>(ExitCode::kViolation) ||
+        (code == static_cast<int>(ExitCode::kIncomplete) &&
+         exit_code == static_cast<int>(ExitCode::kHolds)))
+      exit_code = code;
+    if (args.json)
+      summaries.push_back(run_summary(scenario, run));
+    else
+      ctx.out << format_run(scenario, run, args.quiet) << std::flush;
+  }
+  if (args.json)
+    ctx.out << nlohmann::json{{"tool_version", ctx.env.tool_version},
+                              {"exit_code", exit_code},
+                              {"scenarios", summaries}}
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << "\n";
+  return exit_code;
+}
+
+}  // namespace interleave::cli

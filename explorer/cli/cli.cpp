@@ -1,0 +1,117 @@
+#include "explorer/cli/cli.hpp"
+
+#include "explorer/cli/commands.hpp"
+#include "explorer/cli/errors.hpp"
+#include "explorer/execution.hpp"
+#include "explorer/json_reader.hpp"
+#include "explorer/schedule.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <exception>
+
+namespace interleave::cli {
+
+namespace {
+
+constexpr int kBadInput = static_cast<int>(ExitCode::kBadInput);
+constexpr int kInternal = static_cast<int>(ExitCode::kInternalError);
+
+const char* const kFooter =
+    "Exit codes:\n"
+    "  0  holds: every scenario holds (complete search); other commands: success\n"
+    "  1  violation: some property is violated (a counterexample was written)\n"
+    "  2  bad input or usage (one message naming the file and JSON path; nothing written)\n"
+    "  3  incomplete: no violation found, but a bound or budget cut the search\n"
+    "  4  internal error\n\n"
+    "Examples:\n"
+    "  interleave check scenarios/seed-starrocks-4.1.1.json\n"
+    "  interleave replay out/seed-starrocks-4.1.1.temp-table-lost.trace.json\n"
+    "  interleave list\n\n"
+    "Run 'interleave COMMAND --help' for the options of a command.";
+
+int dispatch(const std::vector<std::string>& args, const Context& ctx) {
+  CLI::App app{"interleave: a deterministic interleaving explorer (stateless model checker)",
+               "interleave"};
+  app.set_version_flag("--version", ctx.env.tool_version);
+  app.require_subcommand(1);
+  app.footer(kFooter);
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    std::string command = "interleave";
+    const auto selected = a->get_subcommands();
+    if (!selected.empty()) command += " " + selected.front()->get_name();
+    return "error: " + std::string(e.what()) + "\nRun '" + command + " --help' for usage.\n";
+  });
+
+  CheckArgs check;
+  ReplayArgs replay;
+  ShowArgs show;
+  ValidateArgs validate;
+  ListArgs list;
+  CLI::App* check_cmd = add_check(app, check);
+  CLI::App* replay_cmd = add_replay(app, replay);
+  CLI::App* show_cmd = add_show(app, show);
+  CLI::App* validate_cmd = add_validate(app, validate);
+  CLI::App* list_cmd = add_list(app, list);
+
+  // An unknown command gets a did-you-mean rather than CLI11's "argument was not expected".
+  if (!args.empty() && !args.front().empty() && args.front()[0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : {check_cmd, replay_cmd, show_cmd, validate_cmd, list_cmd})
+      names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), args.front()) == names.end()) {
+      ctx.err << "error: unknown command '" << args.front() << "'"
+              << did_you_mean(args.front(), names) << "\nRun 'interleave --help' for usage.\n";
+      return kBadInput;
+    }
+  }
+
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e, ctx.out, ctx.err) == 0 ? 0 : kBadInput;
+  }
+  if (*check_cmd) return run_check(check, ctx);
+  if (*replay_cmd) return run_replay(replay, ctx);
+  if (*show_cmd) return run_show(show, ctx);
+  if (*validate_cmd) return run_validate(validate, ctx);
+  if (*list_cmd) return run_list(list, ctx);
+  throw std::logic_error("no subcommand selected");
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, const ModelRegistry& models,
+            const CliEnvironment& env, std::ostream& out, std::ostream& err) {
+  const Context ctx{models, env, out, err};
+  try {
+    try {
+      return dispatch(args, ctx);
+    } catch (const InputError& e) {
+      err << "error: " << e.what() << "\n";
+      return kBadInput;
+    } catch (const UsageError& e) {
+      err << "error: " << e.what() << "\n";
+      return kBadInput;
+    } catch (const OutputError& e) {
+      err << "error: " << e.what() << "\n";
+      return kBadInput;
+    } catch (const ProgramError& e) {
+      err << "internal error: the model misbehaved: " << e.what() << "\n";
+      return kInternal;
+    } catch (const std::exception& e) {
+      err << "internal error: " << e.what() << "\n";
+      return kInternal;
+    } catch (...) {
+      err << "internal error: an unknown exception\n";
+      return kInternal;
+    }
+  } catch (...) {
+    // Writing the message itself failed (e.g. a closed stream that throws): still no crash.
+    return kInternal;
+  }
+}
+
+}  // namespace interleave::cli

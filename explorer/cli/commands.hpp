@@ -1,0 +1,67 @@
+// The subcommands: each has an argument struct, a function that declares it on the CLI11 app,
+// and a function that runs it. cli.cpp wires them; a new subcommand adds one more pair.
+#pragma once
+
+#include "explorer/cli/cli.hpp"
+#include "explorer/cli/run.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace interleave::cli {
+
+struct Context {
+  const ModelRegistry& models;
+  const CliEnvironment& env;
+  std::ostream& out;
+  std::ostream& err;
+};
+
+struct CheckArgs {
+  std::vector<std::string> scenarios;
+  ExplorationOverrides overrides;
+  std::string out_dir = "out";
+  bool json = false;
+  bool quiet = false;
+};
+CLI::App* add_check(CLI::App& app, CheckArgs& args);
+int run_check(const CheckArgs& args, const Context& ctx);
+
+struct ReplayArgs {
+  std::string trace;
+  std::string scenario;  ///< "" : the scenario embedded in the trace
+  bool quiet = false;
+};
+CLI::App* add_replay(CLI::App& app, ReplayArgs& args);
+int run_replay(const ReplayArgs& args, const Context& ctx);
+
+struct ShowArgs {
+  std::string trace;
+  std::string format;
+};
+CLI::App* add_show(CLI::App& app, ShowArgs& args);
+int run_show(const ShowArgs& args, const Context& ctx);
+
+struct ValidateArgs {
+  std::vector<std::string> scenarios;
+};
+CLI::App* add_validate(CLI::App& app, ValidateArgs& args);
+int run_validate(const ValidateArgs& args, const Context& ctx);
+
+struct ListArgs {
+  bool json = false;
+};
+CLI::App* add_list(CLI::App& app, ListArgs& args);
+int run_list(const ListArgs& args, const Context& ctx);
+
+/// The exit code of a verdict (holds 0, violation 1, incomplete 3).
+int exit_code_of(Verdict v);
+/// Loads every scenario named by `paths` (files or directories), all of them validated before
+/// anything runs. Throws InputError at the first bad one.
+std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
+                                     const ModelRegistry& models);
+
+}  // namespace interleave::cli

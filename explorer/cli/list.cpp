@@ -1,0 +1,102 @@
+// `interleave list`: the models (with their presets, knobs, invariants and coverage goals, as
+// each ModelDriver's catalog describes them) and the strategies.
+#include "explorer/cli/commands.hpp"
+#include "explorer/strategies/factory.hpp"
+
+namespace interleave::cli {
+
+namespace {
+
+bool scalar(const nlohmann::json& j) {
+  return !j.is_object() && !j.is_array();
+}
+
+std::string scalar_text(const nlohmann::json& j) {
+  return j.is_string() ? j.get<std::string>() : j.dump();
+}
+
+// A catalog as indented "key: value" lines; arrays of scalars on one line; in an object, "name"
+// comes first (so that a list of named things reads "- name: x").
+void render(const nlohmann::json& j, const std::string& indent, std::string& out) {
+  if (j.is_object()) {
+    std::vector<std::string> keys;
+    if (j.contains("name")) keys.push_back("name");
+    for (const auto& [key, _] : j.items())
+      if (key != "name") keys.push_back(key);
+    for (const auto& key : keys) {
+      const nlohmann::json& value = j.at(key);
+      if (scalar(value)) {
+        out += indent + key + ": " + scalar_text(value) + "\n";
+      } else if (value.is_array() && std::all_of(value.begin(), value.end(), scalar)) {
+        std::string line;
+        for (const auto& v : value)
+          line += (line.empty() ? "" : ", ") + scalar_text(v);
+        out += indent + key + ": " + (line.empty() ? "(none)" : line) + "\n";
+      } else {
+        out += indent + key + ":\n";
+        render(value, indent + "  ", out);
+      }
+    }
+  } else if (j.is_array()) {
+    for (const auto& v : j) {
+      if (scalar(v)) {
+        out += indent + "- " + scalar_text(v) + "\n";
+      } else {
+        std::string inner;
+        render(v, indent + "  ", inner);
+        if (inner.size() >= indent.size() + 2) inner.replace(indent.size(), 2, "- ");
+        out += inner;
+      }
+    }
+  } else {
+    out += indent + scalar_text(j) + "\n";
+  }
+}
+
+}  // namespace
+
+CLI::App* add_list(CLI::App& app, ListArgs& a) {
+  CLI::App* c = app.add_subcommand(
+      "list", "List the models (presets, knobs, invariants, coverage goals) and the strategies");
+  c->add_flag("--json", a.json, "Print the same as JSON");
+  c->footer(
+      "Examples:\n"
+      "  interleave list\n"
+      "  interleave list --json");
+  return c;
+}
+
+int run_list(const ListArgs& args, const Context& ctx) {
+  const std::vector<std::string> strategies = strategy_names();
+  if (args.json) {
+    nlohmann::json models = nlohmann::json::array();
+    for (const auto& d : ctx.models.all())
+      models.push_back({{"name", d->name()},
+                        {"description", d->description()},
+                        {"sections", d->sections()},
+                        {"catalog", d->catalog()}});
+    ctx.out << nlohmann::json{{"models", models},
+                              {"strategies", strategies},
+                              {"default_strategy", StrategySpec{}.name}}
+                   .dump(2)
+            << "\n";
+    return 0;
+  }
+  std::string out = "models:\n";
+  if (ctx.models.all().empty()) out += "  (none registered)\n";
+  for (const auto& d : ctx.models.all()) {
+    out += "  " + d->name() + ": " + d->description() + "\n";
+    std::string sections;
+    for (const auto& s : d->sections())
+      sections += (sections.empty() ? "" : ", ") + s;
+    out += "    scenario sections: " + sections + "\n";
+    render(d->catalog(), "    ", out);
+  }
+  out += "strategies:\n";
+  for (const auto& s : strategies)
+    out += "  " + s + (s == StrategySpec{}.name ? " (default)" : "") + "\n";
+  ctx.out << out << std::flush;
+  return 0;
+}
+
+}  // namespace interleave::cli

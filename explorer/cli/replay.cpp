@@ -1,0 +1,150 @@
+// `interleave replay TRACE [--scenario FILE]`: re-execute a counterexample strictly, print it step
+// by step, and say whether the recorded violation reproduces, or exactly where the run departs
+// from the trace (a changed scenario or model).
+#include "explorer/cli/commands.hpp"
+#include "explorer/cli/text.hpp"
+#include "reports/trace.hpp"
+
+#include <algorithm>
+
+namespace interleave::cli {
+
+namespace {
+
+bool same_step(const TraceStep& a, const TraceStep& b) {
+  if (a.actor != b.actor || a.label != b.label || a.what != b.what ||
+      a.accesses.size() != b.accesses.size())
+    return false;
+  for (std::size_t i = 0; i < a.accesses.size(); ++i)
+    if (a.accesses[i].object != b.accesses[i].object || a.accesses[i].kind != b.accesses[i].kind)
+      return false;
+  return true;
+}
+
+// The first step at which the replay departs from the trace, in words; "" if none.
+std::string first_difference(const std::vector<TraceStep>& recorded,
+                             const std::vector<TraceStep>& replayed) {
+  const std::size_t n = std::min(recorded.size(), replayed.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!same_step(recorded[i], replayed[i]))
+      return "step #" + std::to_string(i) + " differs: the trace has '" +
+             describe_step(recorded[i]) + "', the replay has '" + describe_step(replayed[i]) + "'";
+  }
+  if (replayed.size() < recorded.size())
+    return "the replay stopped after " + std::to_string(replayed.size()) +
+           " steps; the trace goes on with step #" + std::to_string(n) + " '" +
+           describe_step(recorded[n]) + "'";
+  if (replayed.size() > recorded.size())
+    return "the replay goes on past the trace's " + std::to_string(recorded.size()) +
+           " steps with step #" + std::to_string(n) + " '" + describe_step(replayed[n]) + "'";
+  return "";
+}
+
+// The embedded scenario, with errors located inside the trace file ("/scenario/...").
+Scenario embedded_scenario(const reports::TraceDocument& doc, const std::string& trace_file,
+                           const ModelRegistry& models) {
+  try {
+    return parse_scenario(doc.scenario, trace_file, models);
+  } catch (const InputError& e) {
+    throw InputError(e.file(), "/scenario" + (e.path() == "/" ? std::string() : e.path()),
+                     e.message() + " (in the scenario embedded in the trace)");
+  }
+}
+
+}  // namespace
+
+CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
+  CLI::App* c = app.add_subcommand(
+      "replay", "Re-execute a counterexample trace step by step and confirm it reproduces");
+  c->add_option("trace", a.trace, "A counterexample trace written by 'interleave check'")
+      ->required()
+      ->type_name("TRACE");
+  c->add_option("--scenario", a.scenario,
+                "Replay against this scenario file instead of the one embedded in the trace, "
+                "and report where the run diverges from the trace")
+      ->type_name("FILE");
+  c->add_flag("--quiet,-q", a.quiet, "Print only the result line");
+  c->footer(
+      "Exit codes: 1 a violation occurs (the recorded one, or another: the output says which),\n"
+      "            0 the schedule runs to completion and every property holds,\n"
+      "            3 the replay diverges from the schedule or the schedule ends first,\n"
+      "            2 bad input (e.g. a malformed or edited trace), 4 internal error.\n\n"
+      "Examples:\n"
+      "  interleave replay out/seed-starrocks-4.1.1.temp-table-lost.trace.json\n"
+      "  interleave replay out/seed.temp-table-lost.trace.json --scenario scenarios/pr-79339.json");
+  return c;
+}
+
+int run_replay(const ReplayArgs& args, const Context& ctx) {
+  const reports::TraceDocument doc = reports::read_trace_file(args.trace);
+  const Scenario scenario = args.scenario.empty() ? embedded_scenario(doc, args.trace, ctx.models)
+                                                  : load_scenario(args.scenario, ctx.models);
+  const ExplorationSettings settings =
+      exploration_from_json(JsonReader(doc.options, args.trace, "/options"));
+  Explorer explorer(scenario.instance.program, explore_options_for(settings));
+  const Counterexample& recorded = doc.counterexample;
+  const ReplayReport rep = explorer.replay(recorded.schedule);
+
+  std::string out;
+  out += "replay of " + args.trace + "\n";
+  if (args.scenario.empty()) {
+    out += "  scenario: " + scenario.name + " (embedded in the trace)\n";
+  } else {
+    const std::string hash = reports::scenario_hash(scenario.document);
+    out += "  scenario: " + scenario.name + " from " + args.scenario +
+           (hash == doc.scenario_hash
+                ? " (identical to the trace's)"
+                : " (differs from the trace's: " + hash + " vs " + doc.scenario_hash + ")") +
+           "\n";
+  }
+  out += "  recorded: " +
+         describe_violation(recorded.invariant, recorded.message, recorded.step, recorded.actor,
+                            recorded.steps.size()) +
+         "\n";
+  const std::string difference = first_difference(recorded.steps, rep.steps);
+  if (!args.quiet) {
+    std::optional<std::size_t> marked;
+    if (rep.violation && rep.violation->step < rep.steps.size()) marked = rep.violation->step;
+    out += format_steps(rep.steps, "    ", marked);
+  }
+
+  int code = 0;
+  std::string result;
+  if (rep.violation) {
+    code = static_cast<int>(ExitCode::kViolation);
+    const Violation& v = *rep.violation;
+    const std::string actor =
+        v.actor != kNoActor && v.step < rep.steps.size() ? rep.steps[v.step].actor : "";
+    const std::string described =
+        describe_violation(v.invariant, v.message, v.step, actor, rep.steps.size());
+    if (v.invariant == recorded.invariant && v.message == recorded.message &&
+        v.step == recorded.step && difference.empty())
+      result = "the violation reproduces: " + described;
+    else
+      result = "a violation occurs, but not the recorded one: " + described;
+  } else if (rep.outcome == Outcome::kCompleted) {
+    code = static_cast<int>(ExitCode::kHolds);
+    result =
+        "the violation does not reproduce: the schedule runs to completion and every property "
+        "holds";
+  } else if (rep.diverged) {
+    code = static_cast<int>(ExitCode::kIncomplete);
+    result = "the replay diverges from the schedule at " + rep.reason;
+  } else if (rep.exhausted) {
+    code = static_cast<int>(ExitCode::kIncomplete);
+    result = "the violation does not reproduce within the recorded schedule: " + rep.reason;
+  } else if (rep.outcome == Outcome::kStepBound) {
+    code = static_cast<int>(ExitCode::kIncomplete);
+    result = "the step bound (" + std::to_string(settings.max_steps) + " steps) cut the replay";
+  } else {
+    code = static_cast<int>(ExitCode::kIncomplete);
+    result = "the replay stopped: " + std::string(to_string(rep.outcome)) +
+             (rep.reason.empty() ? "" : " (" + rep.reason + ")");
+  }
+  out += "result: " + result + "\n";
+  if (!difference.empty()) out += "first difference from the trace: " + difference + "\n";
+  ctx.out << out << std::flush;
+  return code;
+}
+
+}  // namespace interleave::cli

@@ -1,0 +1,157 @@
+#include "explorer/cli/run.hpp"
+
+#include "explorer/cli/errors.hpp"
+#include "explorer/strategies/factory.hpp"
+#include "reports/render.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace interleave::cli {
+
+ExplorationSettings apply_overrides(ExplorationSettings s, const ExplorationOverrides& o) {
+  if (o.strategy) s.strategy = *o.strategy;
+  if (o.seed) s.seed = *o.seed;
+  if (o.max_executions) s.max_executions = *o.max_executions;
+  if (o.max_steps) s.max_steps = *o.max_steps;
+  if (o.time_budget_seconds) s.time_budget_seconds = *o.time_budget_seconds;
+  if (o.all_violations) s.all_violations = true;
+  return s;
+}
+
+std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings) {
+  StrategySpec spec;
+  spec.name = settings.strategy;
+  spec.seed = settings.seed;
+  if (settings.max_executions != 0) spec.executions = settings.max_executions;
+  try {
+    return make_strategy(spec);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("strategy: ") + e.what());
+  }
+}
+
+ExploreOptions explore_options_for(const ExplorationSettings& settings) {
+  ExploreOptions o;
+  o.max_steps = static_cast<std::size_t>(settings.max_steps);
+  o.max_executions = settings.max_executions;
+  o.time_budget_seconds = settings.time_budget_seconds;
+  o.stop_on_first_violation = !settings.all_violations;
+  return o;
+}
+
+reports::TraceDocument make_trace_document(const Scenario& scenario,
+                                           const ExplorationSettings& settings,
+                                           const std::string& strategy_name,
+                                           const Counterexample& counterexample,
+                                           const Stats& stats_so_far,
+                                           const std::string& tool_version) {
+  reports::TraceDocument doc;
+  doc.tool_version = tool_version;
+  doc.scenario_file = scenario.file;
+  doc.scenario = scenario.document;
+  doc.scenario_hash = reports::scenario_hash(scenario.document);
+  doc.strategy = strategy_name;
+  doc.options = to_json(settings);
+  doc.counterexample = counterexample;
+  doc.stats = stats_so_far;
+  return doc;
+}
+
+std::string slug(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (keep)
+      out += c;
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
+    if (out.size() >= 64) break;
+  }
+  while (!out.empty() && out.back() == '-')
+    out.pop_back();
+  return out.empty() ? "violation" : out;
+}
+
+std::string trace_file_name(const std::string& scenario_name, const std::string& invariant,
+                            const std::vector<std::string>& taken) {
+  const std::string base = scenario_name + "." + slug(invariant);
+  std::string name = base + ".trace.json";
+  for (int n = 2; std::find(taken.begin(), taken.end(), name) != taken.end(); ++n)
+    name = base + "-" + std::to_string(n) + ".trace.json";
+  return name;
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  namespace fs = std::filesystem;
+  auto failure = [&path](const std::string& why) {
+    return OutputError("cannot write '" + path.string() + "': " + why);
+  };
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw failure(ec.message());
+  const fs::path tmp =
+      dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw failure(std::strerror(errno));
+  auto abandon = [&](int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return failure(std::strerror(err));
+  };
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw abandon(errno);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) throw abandon(errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw failure(std::strerror(err));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw failure(std::strerror(err));
+  }
+}
+
+ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
+                         const RunContext& context) {
+  ScenarioRun run;
+  run.settings = settings;
+  std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
+  const std::string strategy_name = strategy->name();
+  ExploreOptions options = explore_options_for(settings);
+  std::vector<std::string> names;  // file names used so far
+  options.on_counterexample = [&](const Counterexample& c, const Stats& stats) {
+    const std::string name = trace_file_name(scenario.name, c.invariant, names);
+    names.push_back(name);
+    const std::filesystem::path path = context.out_dir / name;
+    write_file_atomically(
+        path, reports::render_json(make_trace_document(scenario, settings, strategy_name, c, stats,
+                                                       context.tool_version)));
+    run.trace_files.push_back(path.string());
+  };
+  if (context.on_progress) {
+    options.on_progress = context.on_progress;
+    options.progress_interval = std::max<std::uint64_t>(1, context.progress_interval);
+  }
+  Explorer explorer(scenario.instance.program, std::move(options));
+  run.result = explorer.explore(*strategy);
+  return run;
+}
+
+}  // namespace interleave::cli

@@ -1,0 +1,78 @@
+// Running a scenario: settings (the scenario's, overridden from the command line), the strategy,
+// the exploration, and each counterexample written as a trace file the moment it is found.
+#pragma once
+
+#include "explorer/cli/scenario.hpp"
+#include "explorer/explorer.hpp"
+#include "explorer/strategy.hpp"
+#include "reports/trace.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace interleave::cli {
+
+/// Command-line overrides of a scenario's exploration settings; unset ones keep the scenario's.
+struct ExplorationOverrides {
+  std::optional<std::string> strategy;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> max_executions;
+  std::optional<std::uint64_t> max_steps;
+  std::optional<double> time_budget_seconds;
+  bool all_violations = false;  ///< true switches it on; false keeps the scenario's
+};
+
+ExplorationSettings apply_overrides(ExplorationSettings settings, const ExplorationOverrides& o);
+
+/// The strategy the settings name. Throws UsageError for impossible parameters.
+std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings);
+/// The engine options (bounds, budgets, stop at first violation) of the settings.
+ExploreOptions explore_options_for(const ExplorationSettings& settings);
+
+struct RunContext {
+  std::string tool_version;       ///< recorded in traces, e.g. "interleave 0.1.0"
+  std::filesystem::path out_dir;  ///< where traces go (created when the first one is written)
+  /// Called every `progress_interval` executions (may be empty).
+  std::function<void(const Stats&)> on_progress;
+  std::uint64_t progress_interval = 1024;
+};
+
+struct ScenarioRun {
+  ExplorationSettings settings;  ///< as used
+  ExplorationResult result;
+  /// trace_files[i]: the trace of result.counterexamples[i], as a path under out_dir.
+  std::vector<std::string> trace_files;
+};
+
+/// Explores `scenario` with `settings`. Every counterexample is written atomically to
+/// RunContext::out_dir as soon as it is found (see trace_file_name). Throws OutputError when a
+/// trace cannot be written and ProgramError when the model misbehaves (e.g. nondeterminism).
+ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
+                         const RunContext& context);
+
+/// The self-contained trace document of one counterexample.
+reports::TraceDocument make_trace_document(const Scenario& scenario,
+                                           const ExplorationSettings& settings,
+                                           const std::string& strategy_name,
+                                           const Counterexample& counterexample,
+                                           const Stats& stats_so_far,
+                                           const std::string& tool_version);
+
+/// A file-name-safe form of an invariant name: lowercase letters, digits and '-'.
+std::string slug(std::string_view text);
+/// "<scenario>.<slug(invariant)>.trace.json"; a slug already in `taken` gets "-2", "-3"...
+std::string trace_file_name(const std::string& scenario_name, const std::string& invariant,
+                            const std::vector<std::string>& taken);
+
+/// Writes `content` to `path` atomically: a temporary file in the same directory, flushed to
+/// disk, then renamed over `path`; readers never see a partial file. Creates missing parent
+/// directories. Throws OutputError on failure (and leaves no temporary file behind).
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace interleave::cli

@@ -1,0 +1,223 @@
+#include "explorer/cli/scenario.hpp"
+
+#include "explorer/strategies/factory.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+namespace interleave::cli {
+
+using nlohmann::json;
+
+namespace {
+
+// Envelope keys, in documentation order. "$schema" lets editors find scenario.schema.json.
+const std::vector<std::string> kEnvelopeKeys = {"$schema", "name",        "description",
+                                                "model",   "exploration", "expect"};
+const std::vector<std::string> kExplorationKeys = {
+    "strategy", "seed", "max_executions", "max_steps", "time_budget_seconds", "all_violations"};
+const std::vector<std::string> kVerdicts = {"holds", "violation", "incomplete"};
+
+constexpr std::uint64_t kMaxSteps = 100'000'000;
+constexpr double kMaxSeconds = 1e7;  // about 4 months
+
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& i : items)
+    s += (s.empty() ? "'" : ", '") + i + "'";
+  return s.empty() ? "none" : s;
+}
+
+bool valid_name(const std::string& name) {
+  if (name.empty() || name.size() > 128) return false;
+  auto ok = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+  };
+  if (!ok(name[0]) || name[0] == '.' || name[0] == '_' || name[0] == '-') return false;
+  return std::all_of(name.begin(), name.end(), ok);
+}
+
+// A list of distinct names, each one of `known` (did-you-mean on a typo); sorted.
+std::vector<std::string> name_list(const JsonReader& r, const std::vector<std::string>& known,
+                                   const std::string& what) {
+  std::vector<std::string> out;
+  for (const JsonReader& item : r.items()) {
+    const std::string name = item.as_string();
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      item.fail("unknown " + what + " '" + name + "'" + did_you_mean(name, known) +
+                "; this scenario's model can report: " + quoted_list(known));
+    if (std::find(out.begin(), out.end(), name) != out.end())
+      item.fail("'" + name + "' is listed twice");
+    out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Expectation expectation_from_json(const JsonReader& r, const ExplorationSettings& exploration,
+                                  const ModelInstance& instance) {
+  r.expect_keys({"verdict", "invariants", "reached"});
+  Expectation e;
+  const JsonReader verdict = r.at("verdict");
+  e.verdict = *verdict_from_string(verdict.as_enum(kVerdicts));
+  if (auto inv = r.find("invariants"))
+    e.invariants = name_list(*inv, instance.invariants, "invariant");
+  if (auto reached = r.find("reached"))
+    e.reached = name_list(*reached, instance.coverage_goals, "coverage goal");
+  if (e.verdict == Verdict::kViolation && e.invariants.empty()) {
+    if (!r.has("invariants"))
+      throw InputError(r.file(), r.child_path("invariants"),
+                       "missing: an expected violation must name the invariants it violates");
+    r.at("invariants").fail("must name at least one invariant when the verdict is 'violation'");
+  }
+  if (e.verdict != Verdict::kViolation && !e.invariants.empty())
+    r.at("invariants")
+        .fail("must be empty when the expected verdict is '" + std::string(to_string(e.verdict)) +
+              "' (only a violation violates invariants)");
+  if (e.invariants.size() > 1 && !exploration.all_violations)
+    r.at("invariants")
+        .fail("names " + std::to_string(e.invariants.size()) +
+              " invariants but the search stops at the first violation; set "
+              "/exploration/all_violations to true");
+  return e;
+}
+
+}  // namespace
+
+json to_json(const ExplorationSettings& s) {
+  return json{{"strategy", s.strategy},
+              {"seed", s.seed},
+              {"max_executions", s.max_executions},
+              {"max_steps", s.max_steps},
+              {"time_budget_seconds", s.time_budget_seconds},
+              {"all_violations", s.all_violations}};
+}
+
+ExplorationSettings exploration_from_json(const JsonReader& r,
+                                          const ExplorationSettings& defaults) {
+  r.expect_keys(kExplorationKeys);
+  ExplorationSettings s = defaults;
+  s.strategy = r.enum_or("strategy", s.strategy, strategy_names());
+  s.seed = r.uint_or("seed", s.seed, 0, std::numeric_limits<std::uint64_t>::max());
+  s.max_executions =
+      r.uint_or("max_executions", s.max_executions, 0, std::numeric_limits<std::uint64_t>::max());
+  s.max_steps = r.uint_or("max_steps", s.max_steps, 1, kMaxSteps);
+  s.time_budget_seconds = r.number_or("time_budget_seconds", s.time_budget_seconds, 0, kMaxSeconds);
+  s.all_violations = r.bool_or("all_violations", s.all_violations);
+  return s;
+}
+
+std::optional<Verdict> verdict_from_string(std::string_view name) {
+  for (Verdict v : {Verdict::kHolds, Verdict::kViolation, Verdict::kIncomplete})
+    if (to_string(v) == name) return v;
+  return std::nullopt;
+}
+
+Scenario parse_scenario(const json& document, const std::string& file,
+                        const ModelRegistry& models) {
+  const JsonReader root(document, file);
+  if (!document.is_object())
+    root.fail("expected a scenario (a JSON object), got " + json_type_name(document));
+
+  // The model first: it decides which other top-level keys exist.
+  std::vector<std::string> model_names;
+  for (const auto& d : models.all())
+    model_names.push_back(d->name());
+  if (!root.has("model")) {
+    if (root.has("format") && root.has("schedule"))
+      root.fail(
+          "this is a counterexample trace, not a scenario (use 'interleave replay' or "
+          "'interleave show')");
+    throw InputError(file, "/model",
+                     "missing (required): which model the scenario is for; known models: " +
+                         quoted_list(model_names));
+  }
+  const JsonReader model = root.at("model");
+  const std::string model_name = model.as_string();
+  const ModelDriver* driver = models.find(model_name);
+  if (driver == nullptr)
+    model.fail("unknown model '" + model_name + "'" + did_you_mean(model_name, model_names) +
+               "; known models: " + quoted_list(model_names));
+
+  std::vector<std::string> keys = kEnvelopeKeys;
+  for (const auto& section : driver->sections())
+    keys.push_back(section);
+  root.expect_keys(keys);
+
+  Scenario s;
+  s.file = file;
+  s.document = document;
+  s.model = model_name;
+  if (auto schema = root.find("$schema")) schema->as_string();
+  const JsonReader name = root.at("name");
+  s.name = name.as_string();
+  if (!valid_name(s.name))
+    name.fail("'" + s.name +
+              "' is not a valid scenario name: 1 to 128 letters, digits, '.', '_' or '-', "
+              "starting with a letter or a digit (it names the counterexample files)");
+  s.description = root.string_or("description", "");
+  if (auto exploration = root.find("exploration"))
+    s.exploration = exploration_from_json(*exploration);
+
+  s.instance = driver->instantiate(document, file);
+  if (!s.instance.program) root.fail("internal: model '" + model_name + "' built no program");
+
+  if (auto expect = root.find("expect"))
+    s.expect = expectation_from_json(*expect, s.exploration, s.instance);
+  return s;
+}
+
+Scenario load_scenario(const std::string& path, const ModelRegistry& models) {
+  return parse_scenario(read_json_file(path), path, models);
+}
+
+std::vector<std::string> collect_scenario_files(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    const fs::file_status status = fs::status(p, ec);
+    if (!fs::exists(status)) throw InputError(p, "/", "no such file or directory");
+    if (!fs::is_directory(status)) {
+      files.push_back(p);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (fs::recursive_directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path& f = it->path();
+      const std::string fname = f.filename().string();
+      if (it->is_regular_file() && f.extension() == ".json" && !fname.ends_with(".schema.json") &&
+          !fname.starts_with("."))
+        found.push_back(f.string());
+    }
+    if (ec) throw InputError(p, "/", "cannot list the directory: " + ec.message());
+    if (found.empty()) throw InputError(p, "/", "no scenario files (*.json) in this directory");
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  // A file named twice (e.g. a directory and a file in it) is read once, where first named.
+  std::vector<std::string> unique;
+  std::set<fs::path> seen;
+  for (const auto& f : files) {
+    std::error_code ec;
+    fs::path key = fs::weakly_canonical(f, ec);
+    if (ec) key = fs::path(f).lexically_normal();
+    if (seen.insert(key).second) unique.push_back(f);
+  }
+  return unique;
+}
+
+void check_unique_names(const std::vector<Scenario>& scenarios) {
+  for (std::size_t i = 0; i < scenarios.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (scenarios[i].name == scenarios[j].name)
+        throw InputError(scenarios[i].file, "/name",
+                         "the scenario name '" + scenarios[i].name + "' is also used by " +
+                             scenarios[j].file +
+                             " (names must be unique: counterexample files are named after them)");
+}
+
+}  // namespace interleave::cli

@@ -1,0 +1,81 @@
+// Scenario files: the generic envelope (name, description, model, exploration, expect) read with
+// exact errors, the model's own sections handed to its ModelDriver, and the expectation checked
+// against what the instantiated model can report. See docs/scenario-format.md.
+#pragma once
+
+#include "explorer/explorer.hpp"
+#include "explorer/json_reader.hpp"
+#include "explorer/model_driver.hpp"
+#include "explorer/strategies/factory.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace interleave::cli {
+
+/// How to explore: the scenario's "exploration" section, possibly overridden on the command line.
+/// The same keys are recorded as "options" in every counterexample trace.
+struct ExplorationSettings {
+  std::string strategy = StrategySpec{}.name;  ///< one of strategy_names(); the factory's default
+  std::uint64_t seed = 0;                      ///< seed of seeded strategies (random)
+  /// 0: unlimited; reaching it makes the verdict incomplete. Also the number of walks of
+  /// strategies that need one (random; 0 there means StrategySpec's default).
+  std::uint64_t max_executions = 0;
+  std::uint64_t max_steps = ExploreOptions{}.max_steps;  ///< steps per execution
+  double time_budget_seconds = 0;                        ///< 0: unlimited
+  bool all_violations = false;  ///< keep exploring: one counterexample per violated invariant
+
+  friend bool operator==(const ExplorationSettings&, const ExplorationSettings&) = default;
+};
+
+nlohmann::json to_json(const ExplorationSettings& s);
+/// Reads an "exploration" object (every key optional, defaults from `defaults`). Unknown keys,
+/// wrong types, out-of-range values and unknown strategies are InputErrors with the JSON path.
+ExplorationSettings exploration_from_json(const JsonReader& r,
+                                          const ExplorationSettings& defaults = {});
+
+/// What a scenario expects of its exploration (the gate compares it with the result).
+struct Expectation {
+  Verdict verdict = Verdict::kHolds;
+  /// invariant: exactly the properties a "violation" verdict violates (sorted, unique); empty
+  /// for "holds" and "incomplete".
+  std::vector<std::string> invariants;
+  /// Coverage goals that must be reached for the result to count (sorted, unique).
+  std::vector<std::string> reached;
+};
+
+std::optional<Verdict> verdict_from_string(std::string_view name);
+
+/// A scenario read, validated and instantiated: ready to explore.
+struct Scenario {
+  std::string file;         ///< the path it was read from (or a label for an embedded one)
+  nlohmann::json document;  ///< the whole document, as read
+  std::string name;         ///< [A-Za-z0-9][A-Za-z0-9._-]*, names its counterexample files
+  std::string description;
+  std::string model;
+  ExplorationSettings exploration;
+  std::optional<Expectation> expect;  ///< nullopt when the file has no "expect"
+  ModelInstance instance;             ///< program, invariants, coverage goals
+};
+
+/// Validates and instantiates a scenario document. Throws InputError naming `file` and the JSON
+/// path: unknown keys (with did-you-mean), wrong types, out-of-range or contradictory values,
+/// an unknown model, and expectations naming invariants or goals the model cannot report.
+Scenario parse_scenario(const nlohmann::json& document, const std::string& file,
+                        const ModelRegistry& models);
+/// read_json_file + parse_scenario.
+Scenario load_scenario(const std::string& path, const ModelRegistry& models);
+
+/// The scenario files named by `paths`: files as given, directories searched recursively for
+/// *.json (except *.schema.json and hidden files), in sorted order; a file named twice is kept
+/// once. Throws InputError for a path that does not exist or a directory without scenarios.
+std::vector<std::string> collect_scenario_files(const std::vector<std::string>& paths);
+
+/// Throws InputError if two scenarios share a name (their counterexample files would collide).
+void check_unique_names(const std::vector<Scenario>& scenarios);
+
+}  // namespace interleave::cli

@@ -1,0 +1,143 @@
+#include "explorer/cli/text.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace interleave::cli {
+
+namespace {
+
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+std::string plural(std::uint64_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string accesses_text(const TraceStep& step) {
+  std::string s;
+  for (const auto& a : step.accesses)
+    s += (s.empty() ? "[" : ", ") + a.object + " " + std::string(to_string(a.kind));
+  return s.empty() ? s : s + "]";
+}
+
+}  // namespace
+
+std::string describe_step(const TraceStep& step) {
+  const std::string what = step.what.empty() ? accesses_text(step) : step.what;
+  return step.actor + " " + step.label + (what.empty() ? "" : ": " + what);
+}
+
+std::string format_steps(const std::vector<TraceStep>& steps, const std::string& indent,
+                         std::optional<std::size_t> marked, const std::string& mark) {
+  std::size_t index_w = 2, actor_w = 0, label_w = 0;
+  for (const auto& s : steps) {
+    index_w = std::max(index_w, std::to_string(s.index).size() + 1);
+    actor_w = std::max(actor_w, s.actor.size());
+    label_w = std::max(label_w, s.label.size());
+  }
+  std::string out;
+  for (const auto& s : steps) {
+    const std::string index = "#" + std::to_string(s.index);
+    std::string line = indent + std::string(index_w - index.size(), ' ') + index + "  " +
+                       pad(s.actor, actor_w) + "  " + pad(s.label, label_w);
+    const std::string what = s.what.empty() ? accesses_text(s) : s.what;
+    if (!what.empty()) line += "  " + what;
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    if (marked && *marked == s.index) line += "  <-- " + mark;
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string describe_violation(const std::string& invariant, const std::string& message,
+                               std::size_t step, const std::string& actor, std::size_t step_count) {
+  std::string where;
+  if (step < step_count)
+    where = "at step #" + std::to_string(step) + (actor.empty() ? "" : " by " + actor);
+  else if (step_count == 0)
+    where = "before any step";
+  else
+    where = "at the end of the execution (after step #" + std::to_string(step_count - 1) + ")";
+  return "'" + invariant + "' violated " + where + ": " + message;
+}
+
+std::string describe_search(const ExplorationResult& r) {
+  return plural(r.stats.executions, "execution") + ", " + plural(r.stats.steps, "step") + "; " +
+         r.detail;
+}
+
+std::string format_coverage(const ExplorationResult& result, const std::vector<std::string>& goals,
+                            const std::string& indent) {
+  std::vector<std::string> order = goals;
+  for (const auto& [g, n] : result.covered)  // an ordered map: the others come sorted
+    if (std::find(goals.begin(), goals.end(), g) == goals.end()) order.push_back(g);
+  std::string out;
+  for (const auto& g : order) {
+    const auto it = result.covered.find(g);
+    const std::uint64_t n = it == result.covered.end() ? 0 : it->second;
+    out += indent + "'" + g + "' " +
+           (n == 0 ? std::string("never reached") : "reached in " + plural(n, "execution")) + "\n";
+  }
+  return out;
+}
+
+std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool quiet) {
+  const ExplorationResult& r = run.result;
+  std::string out = scenario.name + ": " + std::string(to_string(r.verdict));
+  if (r.verdict == Verdict::kViolation) {
+    std::string names;
+    for (const auto& c : r.counterexamples)
+      names += (names.empty() ? "" : ", ") + c.invariant;
+    out += " (" + names + ")";
+  }
+  out += "\n";
+  if (quiet) return out;
+  for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
+    const Counterexample& c = r.counterexamples[i];
+    out +=
+        "  " + describe_violation(c.invariant, c.message, c.step, c.actor, c.steps.size()) + "\n";
+    out +=
+        format_steps(c.steps, "    ",
+                     c.step < c.steps.size() ? std::optional<std::size_t>(c.step) : std::nullopt);
+    if (i < run.trace_files.size()) out += "  counterexample: " + run.trace_files[i] + "\n";
+  }
+  out += "  searched: " + describe_search(r) + "\n";
+  const std::string coverage = format_coverage(r, scenario.instance.coverage_goals, "    ");
+  if (!coverage.empty()) out += "  coverage:\n" + coverage;
+  return out;
+}
+
+nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
+  const ExplorationResult& r = run.result;
+  nlohmann::json cex = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
+    const Counterexample& c = r.counterexamples[i];
+    cex.push_back({{"invariant", c.invariant},
+                   {"message", c.message},
+                   {"step", c.step},
+                   {"actor", c.actor},
+                   {"preemptions", c.preemptions},
+                   {"steps", c.steps.size()},
+                   {"trace", i < run.trace_files.size() ? run.trace_files[i] : std::string()}});
+  }
+  std::map<std::string, std::uint64_t> coverage;
+  for (const auto& g : scenario.instance.coverage_goals)
+    coverage[g] = 0;
+  for (const auto& [g, n] : r.covered)
+    coverage[g] = n;
+  return {{"name", scenario.name},
+          {"file", scenario.file},
+          {"model", scenario.model},
+          {"verdict", to_string(r.verdict)},
+          {"detail", r.detail},
+          {"strategy", r.strategy},
+          {"options", to_json(run.settings)},
+          {"counterexamples", cex},
+          {"coverage", coverage},
+          {"stats", to_json(r.stats, /*with_timing=*/true)}};
+}
+
+}  // namespace interleave::cli

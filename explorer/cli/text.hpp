@@ -1,0 +1,40 @@
+// Plain-text and JSON summaries shared by the subcommands (check, replay, and the gate to come).
+// Deterministic: no wall time in anything printed on stdout.
+#pragma once
+
+#include "explorer/cli/run.hpp"
+#include "explorer/cli/scenario.hpp"
+#include "explorer/explorer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace interleave::cli {
+
+/// One step in a line: "B W: write counter = 1" (the accesses when the step noted nothing).
+std::string describe_step(const TraceStep& step);
+/// The steps as aligned lines ("<indent>#3  B  W  write counter = 1"), the step at index
+/// `marked` (if any) followed by "  <-- " + mark.
+std::string format_steps(const std::vector<TraceStep>& steps, const std::string& indent,
+                         std::optional<std::size_t> marked = std::nullopt,
+                         const std::string& mark = "violation");
+/// "'inv' violated at step #3 by B: message" / "... at the end of the execution: message".
+std::string describe_violation(const std::string& invariant, const std::string& message,
+                               std::size_t step, const std::string& actor, std::size_t step_count);
+/// "3 executions, 12 steps" and what cut or stopped the search.
+std::string describe_search(const ExplorationResult& result);
+/// One line per coverage goal ("<indent>'all done' reached in 6 executions", "... never
+/// reached"): the model instance's goals in its order, then any other goal reached (sorted).
+/// "" when there are none.
+std::string format_coverage(const ExplorationResult& result, const std::vector<std::string>& goals,
+                            const std::string& indent);
+
+/// What `check` prints for one scenario. quiet: the verdict line only.
+std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool quiet);
+/// The machine-readable summary of one scenario (`check --json`); stats include wall time.
+nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run);
+
+}  // namespace interleave::cli

@@ -1,0 +1,100 @@
+// Helpers of the CLI tests: temporary directories, files, and the CLI run in-process.
+#pragma once
+
+#include "explorer/cli/cli.hpp"
+#include "explorer/strategies/factory.hpp"
+#include "tests/cli/counter_model.hpp"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace interleave::test {
+
+/// A fresh directory under the system's temporary directory, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (std::filesystem::temp_directory_path() / "interleave-cli-XXXXXX").string();
+    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = templ;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+/// The sorted names of the entries of a directory (none if it does not exist).
+inline std::vector<std::string> list_dir(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    names.push_back(it->path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+/// The strategy names joined by `sep`, each between `quote`s: "dfs, random" or "'dfs', 'random'".
+inline std::string strategy_list(const std::string& sep = ", ", const std::string& quote = "") {
+  std::string s;
+  for (const auto& n : strategy_names())
+    s += (s.empty() ? "" : sep) + quote + n + quote;
+  return s;
+}
+
+/// A scenario shipped with the tests (tests/cli/scenarios/NAME).
+inline std::string test_scenario(const std::string& name) {
+  return std::string(INTERLEAVE_SOURCE_DIR) + "/tests/cli/scenarios/" + name;
+}
+
+struct CliResult {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs the CLI in-process with the given models (the counter model by default).
+inline CliResult run_cli(const std::vector<std::string>& args, const ModelRegistry& models,
+                         bool progress = false) {
+  std::ostringstream out, err;
+  CliResult r;
+  r.code = cli::run_cli(args, models, {"interleave test", progress}, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+inline CliResult run_cli(const std::vector<std::string>& args) {
+  const ModelRegistry models = counter_registry();
+  return run_cli(args, models);
+}
+
+}  // namespace interleave::test
