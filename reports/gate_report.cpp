@@ -72,7 +72,8 @@ std::string attr(std::string_view name, std::string_view value) {
 std::string case_details(const GateCase& c) {
   std::string s = "expected: " + c.expected + "\nactual: " + c.actual +
                   "\nexecutions: " + std::to_string(c.executions);
-  if (!c.counterexample_path.empty()) s += "\ncounterexample: " + c.counterexample_path;
+  for (const auto& path : c.counterexample_paths)
+    s += "\ncounterexample: " + path;
   return s;
 }
 
@@ -199,25 +200,27 @@ std::string render_markdown_report(const GateReport& report) {
       if (c.passed) continue;
       out += "- **" + md_cell(c.scenario) + "** (" + md_cell(c.file) +
              "): " + md(c.failure.empty() ? "the expectation was not met" : c.failure);
-      if (!c.counterexample_path.empty()) out += ". Counterexample: " + md(c.counterexample_path);
+      for (const auto& path : c.counterexample_paths)
+        out += ". Counterexample: " + md(path);
       out += "\n";
     }
   }
 
   bool heading = false;
   for (const GateCase& c : report.cases) {
-    if (!c.trace) continue;
-    if (!heading) {
-      out += "\n## Counterexamples\n";
-      heading = true;
+    for (std::size_t i = 0; i < c.traces.size(); ++i) {
+      if (!heading) {
+        out += "\n## Counterexamples\n";
+        heading = true;
+      }
+      const Counterexample& cx = c.traces[i].counterexample;
+      out += "\n### " + md_cell(c.scenario) + ": " + md_cell(cx.invariant) + "\n\n";
+      out += "**Violation:** " + md(violation_summary(cx)) + "\n\n";
+      if (i < c.counterexample_paths.size())
+        out += "Counterexample file: " + md(c.counterexample_paths[i]) + "\n\n";
+      out += "```mermaid\n" + render_mermaid(c.traces[i]) + "```\n\n";
+      step_table(out, cx);
     }
-    const Counterexample& cx = c.trace->counterexample;
-    out += "\n### " + md_cell(c.scenario) + ": " + md_cell(cx.invariant) + "\n\n";
-    out += "**Violation:** " + md(violation_summary(cx)) + "\n\n";
-    if (!c.counterexample_path.empty())
-      out += "Counterexample file: " + md(c.counterexample_path) + "\n\n";
-    out += "```mermaid\n" + render_mermaid(*c.trace) + "```\n\n";
-    step_table(out, cx);
   }
   return out;
 }

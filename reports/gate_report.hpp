@@ -15,8 +15,9 @@
 // case. classname is the scenario file without its extension, directories joined by '.'
 // ("scenarios/seed.json" -> "scenarios.seed"; "interleave" when there is no file). A failed case
 // has <failure type="expectation" message=failure> whose text repeats expected, actual and the
-// counterexample path; every case has a <system-out> with expected, actual, executions and the
-// counterexample path (if any). All text is XML-escaped; characters XML cannot carry become U+FFFD.
+// counterexample paths; every case has a <system-out> with expected, actual, executions and the
+// counterexample paths (if any). All text is XML-escaped; characters XML cannot carry become
+// U+FFFD.
 //
 // render_markdown_report: a title and totals line, the summary table (scenario | expected |
 // actual | executions | time | result), a "Failures" section listing each failed case with its
@@ -42,12 +43,14 @@ struct GateCase {
   std::string expected;  ///< the expectation as the gate states it, e.g. "violation of X"
   std::string actual;    ///< the outcome, e.g. "holds", "violation of X", "incomplete (...)"
   bool passed = false;
-  std::string failure;              ///< why it failed, one line ("" when passed)
-  std::string counterexample_path;  ///< the counterexample file written, "" if none
+  std::string failure;  ///< why it failed, one line ("" when passed)
+  /// The counterexample files written, one per violated invariant (none if it held).
+  std::vector<std::string> counterexample_paths;
   std::uint64_t executions = 0;
   double seconds = 0;  ///< wall time of this scenario
-  /// The counterexample itself, for the Markdown report's diagram and step list (nullopt: none).
-  std::optional<TraceDocument> trace;
+  /// The counterexamples themselves (traces[i] is the file counterexample_paths[i]), for the
+  /// Markdown report's diagrams and step lists.
+  std::vector<TraceDocument> traces;
 };
 
 /// A whole gate run: its cases in the order they ran.

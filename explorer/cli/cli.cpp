@@ -28,7 +28,8 @@ const char* const kFooter =
     "Examples:\n"
     "  interleave check scenarios/seed-starrocks-4.1.1.json\n"
     "  interleave replay out/seed-starrocks-4.1.1.temp-table-lost.trace.json\n"
-    "  interleave list\n\n"
+    "  interleave list\n"
+    "  interleave gate scenarios/ --junit gate.xml --report gate-report\n\n"
     "Run 'interleave COMMAND --help' for the options of a command.";
 
 int dispatch(const std::vector<std::string>& args, const Context& ctx) {
@@ -49,16 +50,18 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   ShowArgs show;
   ValidateArgs validate;
   ListArgs list;
+  GateArgs gate;
   CLI::App* check_cmd = add_check(app, check);
   CLI::App* replay_cmd = add_replay(app, replay);
   CLI::App* show_cmd = add_show(app, show);
   CLI::App* validate_cmd = add_validate(app, validate);
   CLI::App* list_cmd = add_list(app, list);
+  CLI::App* gate_cmd = add_gate(app, gate);
 
   // An unknown command gets a did-you-mean rather than CLI11's "argument was not expected".
   if (!args.empty() && !args.front().empty() && args.front()[0] != '-') {
     std::vector<std::string> names;
-    for (const CLI::App* sub : {check_cmd, replay_cmd, show_cmd, validate_cmd, list_cmd})
+    for (const CLI::App* sub : {check_cmd, replay_cmd, show_cmd, validate_cmd, list_cmd, gate_cmd})
       names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), args.front()) == names.end()) {
       ctx.err << "error: unknown command '" << args.front() << "'"
@@ -78,6 +81,7 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   if (*show_cmd) return run_show(show, ctx);
   if (*validate_cmd) return run_validate(validate, ctx);
   if (*list_cmd) return run_list(list, ctx);
+  if (*gate_cmd) return run_gate(gate, ctx);
   throw std::logic_error("no subcommand selected");
 }
 

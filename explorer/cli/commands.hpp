@@ -57,6 +57,16 @@ struct ListArgs {
 CLI::App* add_list(CLI::App& app, ListArgs& args);
 int run_list(const ListArgs& args, const Context& ctx);
 
+struct GateArgs {
+  std::vector<std::string> scenarios;
+  std::string out_dir;     ///< "" : the --report directory, else "out"
+  std::string junit;       ///< "" : no JUnit XML
+  std::string report_dir;  ///< "" : no Markdown report
+  bool quiet = false;
+};
+CLI::App* add_gate(CLI::App& app, GateArgs& args);
+int run_gate(const GateArgs& args, const Context& ctx);
+
 /// The exit code of a verdict (holds 0, violation 1, incomplete 3).
 int exit_code_of(Verdict v);
 /// Loads every scenario named by `paths` (files or directories), all of them validated before

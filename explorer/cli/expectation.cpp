@@ -71,6 +71,10 @@ ExpectationCheck check_expectation(const std::optional<Expectation>& expected,
     if (!unexpected.empty())
       check.problems.push_back("violated " + quoted_list(unexpected) + ", which was not expected");
   }
+  if (expected->verdict == Verdict::kHolds && expected->reached.empty())
+    check.problems.push_back(
+        "a holds expectation must name the coverage goals (\"reached\") that show the dangerous "
+        "situation was explored; without them the pass could be vacuous");
   for (const auto& goal : expected->reached) {
     const auto it = actual.covered.find(goal);
     if (it == actual.covered.end() || it->second == 0)

@@ -26,7 +26,8 @@ std::string describe_expectation(const std::optional<Expectation>& expected);
 std::string describe_outcome(const ExplorationResult& actual);
 
 /// Compares verdict, the exact set of violated invariants, and the coverage goals that must have
-/// been reached. nullopt (no "expect" in the scenario) is a failure.
+/// been reached. nullopt (no "expect" in the scenario) is a failure, and so is a "holds"
+/// expectation that names no coverage goal (it could pass without exploring the danger).
 ExpectationCheck check_expectation(const std::optional<Expectation>& expected,
                                    const ExplorationResult& actual);
 

@@ -235,6 +235,17 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
           std::vector<std::string>{"expected to violate 'b', which the search did not",
                                    "violated 'd', which was not expected"});
   }
+  SECTION("a holds expectation without goals cannot pass") {
+    e.verdict = Verdict::kHolds;
+    e.invariants.clear();
+    e.reached.clear();
+    result.verdict = Verdict::kHolds;
+    result.counterexamples.clear();
+    CHECK(cli::check_expectation(e, result).problems ==
+          std::vector<std::string>{
+              "a holds expectation must name the coverage goals (\"reached\") that show the "
+              "dangerous situation was explored; without them the pass could be vacuous"});
+  }
   SECTION("a goal never reached makes the pass vacuous") {
     e.reached = {"g1", "g2"};
     result.covered["g2"] = 0;

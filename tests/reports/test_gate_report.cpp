@@ -24,10 +24,10 @@ GateReport small_report() {
   a.expected = "violation of counter == 2";
   a.actual = "violation of counter == 2";
   a.passed = true;
-  a.counterexample_path = "out/lost-update.trace.json";
+  a.counterexample_paths = {"out/lost-update.trace.json"};
   a.executions = 2;
   a.seconds = 0.0125;
-  a.trace = test::explore_to_document(test::lost_update(), "lost-update");
+  a.traces = {test::explore_to_document(test::lost_update(), "lost-update")};
   r.cases.push_back(std::move(a));
   GateCase b;
   b.scenario = "locked-pair";
@@ -36,10 +36,10 @@ GateReport small_report() {
   b.actual = "violation of x == y";
   b.passed = false;
   b.failure = "expected holds, got violation of x == y";
-  b.counterexample_path = "out/locked-pair.trace.json";
+  b.counterexample_paths = {"out/locked-pair.trace.json"};
   b.executions = 7;
   b.seconds = 1.5;
-  b.trace = test::explore_to_document(test::locked_pair_race(), "locked-pair");
+  b.traces = {test::explore_to_document(test::locked_pair_race(), "locked-pair")};
   r.cases.push_back(std::move(b));
   GateCase c;
   c.scenario = "with-mutex";
@@ -64,10 +64,10 @@ GateReport adversarial_report() {
   c.actual = "violation of <x>";
   c.passed = false;
   c.failure = "expected \"holds\",\ngot 'violation' & <more>";
-  c.counterexample_path = "out/a|b <c>.json";
+  c.counterexample_paths = {"out/a|b <c>.json"};
   c.executions = 1;
   c.seconds = 0.001;
-  c.trace = test::adversarial_document();
+  c.traces = {test::adversarial_document()};
   r.cases.push_back(std::move(c));
   GateCase empty;  // a failed case with no message at all
   empty.scenario = "no-message";
@@ -216,8 +216,8 @@ Counterexample file: out/lost-update.trace.json
 
   const std::vector<std::string> blocks = mermaid_blocks(md);
   REQUIRE(blocks.size() == 2);  // with-mutex has no counterexample
-  CHECK(blocks[0] == render_mermaid(*report.cases[0].trace));
-  CHECK(blocks[1] == render_mermaid(*report.cases[1].trace));
+  CHECK(blocks[0] == render_mermaid(report.cases[0].traces.at(0)));
+  CHECK(blocks[1] == render_mermaid(report.cases[1].traces.at(0)));
   for (const std::string& b : blocks)
     CHECK_NOTHROW(test::parse_mermaid(b));
 

@@ -1,0 +1,140 @@
+// `interleave gate DIR_OR_FILES...`: the CI invariant gate. Runs every scenario, compares each
+// outcome with the scenario's expectation (verdict, exact set of violated invariants, coverage
+// goals reached), prints a summary table, and optionally writes JUnit XML and a Markdown report
+// with the counterexamples. Exits 0 only when every scenario meets its expectation.
+#include "explorer/cli/commands.hpp"
+#include "explorer/cli/errors.hpp"
+#include "explorer/cli/expectation.hpp"
+#include "reports/gate_report.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+namespace interleave::cli {
+
+namespace {
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fs", s);
+  return buf;
+}
+
+// A plain-text table, columns padded to their widest cell.
+std::string table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width;
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], r[i].size());
+    }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      line += r[i];
+      if (i + 1 < r.size()) line += std::string(width[i] - r[i].size() + 2, ' ');
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+CLI::App* add_gate(CLI::App& app, GateArgs& a) {
+  CLI::App* c = app.add_subcommand(
+      "gate", "Run every scenario and fail unless each meets its expectation (the CI gate)");
+  c->add_option("scenarios", a.scenarios, "Scenario files, or directories searched for *.json")
+      ->required()
+      ->type_name("DIR_OR_FILE");
+  c->add_option("--out", a.out_dir,
+                "Directory for counterexample traces (default: DIR of --report, else out)")
+      ->type_name("DIR");
+  c->add_option("--junit", a.junit, "Write JUnit XML (one test case per scenario) to FILE")
+      ->type_name("FILE");
+  c->add_option("--report", a.report_dir,
+                "Write a Markdown report (summary, Mermaid sequence diagrams) and the "
+                "counterexample traces to DIR")
+      ->type_name("DIR");
+  c->add_flag("--quiet,-q", a.quiet, "Print only the summary line");
+  c->footer(
+      "Each scenario runs with its own exploration settings. It passes when its verdict, the "
+      "exact\n"
+      "set of invariants it violates, and the coverage goals it must reach ('reached') all match\n"
+      "its 'expect'. A scenario without 'expect', or a holds expectation naming no goal, fails.\n\n"
+      "Exit codes: 0 every scenario meets its expectation, 1 some does not,\n"
+      "            2 bad input or usage (nothing is run), 4 internal error.\n\n"
+      "Examples:\n"
+      "  interleave gate scenarios/\n"
+      "  interleave gate scenarios/ --junit build/gate.xml --report build/gate-report");
+  return c;
+}
+
+int run_gate(const GateArgs& args, const Context& ctx) {
+  // Everything is read and checked before anything runs: bad input writes nothing (exit 2).
+  const std::vector<Scenario> scenarios = load_scenarios(args.scenarios, ctx.models);
+  for (const auto& s : scenarios)
+    make_strategy_for(s.exploration);
+  const std::filesystem::path out_dir = !args.out_dir.empty()      ? args.out_dir
+                                        : !args.report_dir.empty() ? args.report_dir
+                                                                   : "out";
+
+  reports::GateReport report;
+  std::vector<std::vector<std::string>> rows{
+      {"scenario", "expected", "actual", "executions", "time", "result"}};
+  std::size_t failed = 0;
+  for (const Scenario& scenario : scenarios) {
+    RunContext run_ctx;
+    run_ctx.tool_version = ctx.env.tool_version;
+    run_ctx.out_dir = out_dir;
+    const auto start = std::chrono::steady_clock::now();
+    const ScenarioRun run = run_scenario(scenario, scenario.exploration, run_ctx);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const ExpectationCheck check = check_expectation(scenario.expect, run.result);
+
+    reports::GateCase c;
+    c.scenario = scenario.name;
+    c.file = scenario.file;
+    c.expected = describe_expectation(scenario.expect);
+    c.actual = describe_outcome(run.result);
+    c.passed = check.met;
+    for (const auto& p : check.problems)
+      c.failure += (c.failure.empty() ? "" : "; ") + p;
+    c.executions = run.result.stats.executions;
+    c.seconds = seconds;
+    for (const auto& file : run.trace_files) {
+      c.counterexample_paths.push_back(file);
+      c.traces.push_back(reports::read_trace_file(file));
+    }
+    if (!c.passed) ++failed;
+    rows.push_back({c.scenario, c.expected, c.actual, std::to_string(c.executions),
+                    seconds_text(c.seconds), c.passed ? "pass" : "FAIL"});
+    report.cases.push_back(std::move(c));
+  }
+
+  if (!args.quiet) {
+    ctx.out << table(rows);
+    for (const auto& c : report.cases) {
+      if (c.passed) continue;
+      ctx.out << "\nFAIL " << c.scenario << " (" << c.file << "): " << c.failure << "\n";
+      for (const auto& path : c.counterexample_paths)
+        ctx.out << "  counterexample: " << path << "\n";
+    }
+    ctx.out << "\n";
+  }
+  ctx.out << "gate: " << (report.cases.size() - failed) << " of " << report.cases.size()
+          << " scenarios meet their expectation"
+          << (failed == 0 ? "" : ", " + std::to_string(failed) + " do not") << "\n"
+          << std::flush;
+
+  if (!args.junit.empty()) write_file_atomically(args.junit, reports::render_junit(report));
+  if (!args.report_dir.empty())
+    write_file_atomically(std::filesystem::path(args.report_dir) / "report.md",
+                          reports::render_markdown_report(report));
+  return failed == 0 ? static_cast<int>(ExitCode::kHolds) : static_cast<int>(ExitCode::kViolation);
+}
+
+}  // namespace interleave::cli
