@@ -11,7 +11,7 @@
 namespace interleave {
 
 struct StrategySpec {
-  std::string name = "dfs";         ///< one of strategy_names()
+  std::string name = "dpor";        ///< one of strategy_names(); DPOR by default
   std::uint64_t seed = 0;           ///< random walk: the seed of the whole search
   std::uint64_t executions = 1000;  ///< random walk: how many executions
 };

@@ -1,0 +1,429 @@
+#include "explorer/strategies/dpor.hpp"
+
+#include "explorer/execution.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace interleave {
+
+namespace {
+
+// The object standing for "shared state" in Dependency::kAllWrites: every state-changing step
+// writes it, so all of them are ordered.
+constexpr ObjectId kGhost = kNoObject - 1;
+
+bool observes(AccessKind k) {
+  return k == AccessKind::kRead || k == AccessKind::kWait;
+}
+bool shared_lock_op(AccessKind k) {
+  return k == AccessKind::kAcquireShared || k == AccessKind::kReleaseShared;
+}
+// Conflicts with every access to the same object (so it orders all earlier accesses to it).
+bool exclusive(AccessKind k) {
+  return !observes(k) && !shared_lock_op(k);
+}
+// The per-object part of conflicts(Access, Access) (types.cpp).
+bool kinds_conflict(AccessKind a, AccessKind b) {
+  if (observes(a) && observes(b)) return false;
+  if (shared_lock_op(a) && shared_lock_op(b)) return false;
+  return true;
+}
+bool changes_state(const Op& op) {
+  for (const Access& a : op)
+    if (!observes(a.kind)) return true;
+  return false;
+}
+
+// True when `later` cannot be runnable in a state where `earlier` is: `earlier` releases a lock
+// that `later` acquires (the releasing actor holds it, so the acquisition is blocked). Such a pair
+// is ordered by the lock, not by a race: the acquisition races with the acquisition before.
+bool never_coenabled(const Op& earlier, const Op& later) {
+  for (const Access& x : earlier) {
+    if (x.kind != AccessKind::kRelease && x.kind != AccessKind::kReleaseShared) continue;
+    for (const Access& y : later) {
+      if (y.object != x.object) continue;
+      if (y.kind == AccessKind::kAcquire) return true;
+      if (y.kind == AccessKind::kAcquireShared && x.kind == AccessKind::kRelease) return true;
+    }
+  }
+  return false;
+}
+
+// The accesses DPOR tracks for an operation: its own, plus the ghost write under kAllWrites.
+struct Tracked {
+  std::array<Access, Op::kMaxAccesses + 1> list{};
+  std::size_t count = 0;
+  const Access* begin() const { return list.data(); }
+  const Access* end() const { return list.data() + count; }
+};
+
+Tracked tracked(const Op& op, bool all_writes) {
+  Tracked t;
+  for (const Access& a : op)
+    t.list[t.count++] = a;
+  if (all_writes && changes_state(op)) t.list[t.count++] = Access{kGhost, AccessKind::kWrite};
+  return t;
+}
+
+}  // namespace
+
+bool DporStrategy::dependent(const Op& a, const Op& b) const {
+  if (conflicts(a, b)) return true;
+  return options_.dependency == Dependency::kAllWrites && changes_state(a) && changes_state(b);
+}
+
+std::vector<DporStrategy::ObjAccess>& DporStrategy::history(ObjectId o) {
+  if (o == kGhost) return ghost_;
+  if (o >= objects_.size()) objects_.resize(static_cast<std::size_t>(o) + 1);
+  return objects_[o];
+}
+
+void DporStrategy::truncate_events(std::size_t count) {
+  const bool all_writes = options_.dependency == Dependency::kAllWrites;
+  while (events_.size() > count) {
+    const EventInfo& e = events_.back();
+    for (const Access& a : tracked(e.op, all_writes))
+      history(a.object).pop_back();
+    actor_last_[e.actor] = e.prev;
+    events_.pop_back();
+  }
+  clocks_.resize(events_.size() * kMaxActors);
+}
+
+bool DporStrategy::begin_execution() {
+  depth_ = 0;
+  blocked_ = false;
+  if (!started_) {
+    started_ = true;
+    actor_last_.assign(kMaxActors, -1);
+    spawned_at_.assign(kMaxActors, -1);
+    scratch_.assign(kMaxActors, 0);
+    full_.assign(kMaxActors, 0);
+    first_in_v_.assign(kMaxActors, 0);
+    return true;
+  }
+  // Backtrack: the deepest node with an alternative left; the nodes below it are finished.
+  while (!path_.empty()) {
+    Node& n = path_.back();
+    std::size_t keep_events = 0;  // events of the path that stay valid
+    std::int32_t forget_spawned = 0;
+    bool found = false;
+    if (n.kind == Decision::Kind::kActor) {
+      const ActorSet options = n.backtrack.minus(n.done | n.sleep) & n.enabled;
+      if (!options.empty()) {
+        n.chosen = options.first();
+        n.done.insert(n.chosen);
+        keep_events = n.event;
+        forget_spawned = static_cast<std::int32_t>(n.event);
+        event_node_.resize(n.event + 1);
+        resuming_ = true;
+        found = true;
+      }
+    } else if (n.value + 1 < n.n) {
+      ++n.value;
+      // The step during which the choice was made stays; what it did after the choice may change.
+      keep_events = n.event;
+      forget_spawned = static_cast<std::int32_t>(n.event) - 1;
+      event_node_.resize(n.event);
+      resuming_ = false;
+      found = true;
+    }
+    if (found) {
+      resume_ = path_.size() - 1;
+      truncate_events(keep_events);
+      known_.for_each([&](ActorId a) {
+        if (spawned_at_[a] >= forget_spawned) known_.erase(a);
+      });
+      return true;
+    }
+    path_.pop_back();
+  }
+  exhausted_ = true;
+  return false;
+}
+
+void DporStrategy::learn_actors(ActorSet alive, std::size_t step) {
+  const ActorSet fresh = alive.minus(known_);
+  if (fresh.empty()) return;
+  fresh.for_each([&](ActorId a) {
+    spawned_at_[a] = static_cast<std::int32_t>(step) - 1;  // -1: spawned before the first step
+    known_.insert(a);
+  });
+}
+
+void DporStrategy::process_event(const Event& ev) {
+  const bool all_writes = options_.dependency == Dependency::kAllWrites;
+  const auto j = static_cast<std::uint32_t>(events_.size());
+  const ActorId q = ev.actor;
+  EventInfo info;
+  info.actor = q;
+  info.prev = actor_last_[q];
+  info.index = info.prev < 0 ? 1 : events_[static_cast<std::size_t>(info.prev)].index + 1;
+  info.hb_pred = ev.hb_pred;
+  info.op = ev.op;
+
+  // The clock of the state before the event: program order and the spawn/join edge.
+  clocks_.resize(static_cast<std::size_t>(j + 1) * kMaxActors);
+  Clock* c = clock(static_cast<std::int32_t>(j));
+  if (info.prev >= 0) std::copy_n(clock(info.prev), kMaxActors, c);
+  if (info.hb_pred >= 0) {
+    const Clock* h = clock(info.hb_pred);
+    for (std::size_t a = 0; a < kMaxActors; ++a)
+      c[a] = std::max(c[a], h[a]);
+  }
+
+  // The full clock adds the dependencies: the latest conflicting accesses to each object.
+  Clock* full = full_.data();
+  std::copy_n(c, kMaxActors, full);
+  join_dependencies(info.op, full);
+  detect_races(q, info.op, c, full, j);
+  std::copy_n(full, kMaxActors, c);
+  c[q] = info.index;
+  for (const Access& acc : tracked(info.op, all_writes))
+    history(acc.object).push_back(ObjAccess{j, acc.kind});
+  actor_last_[q] = static_cast<std::int32_t>(j);
+  events_.push_back(info);
+}
+
+void DporStrategy::join_dependencies(const Op& op, Clock* c) const {
+  for (const Access& acc : tracked(op, options_.dependency == Dependency::kAllWrites)) {
+    const std::vector<ObjAccess>* hist = nullptr;
+    if (acc.object == kGhost)
+      hist = &ghost_;
+    else if (acc.object < objects_.size())
+      hist = &objects_[acc.object];
+    else
+      continue;
+    for (std::size_t i = hist->size(); i-- > 0;) {
+      const ObjAccess& f = (*hist)[i];
+      if (!kinds_conflict(f.kind, acc.kind)) continue;
+      const Clock* fc = clock(static_cast<std::int32_t>(f.event));
+      for (std::size_t a = 0; a < kMaxActors; ++a)
+        c[a] = std::max(c[a], fc[a]);
+      if (exclusive(f.kind)) break;  // it is ordered after everything before it
+    }
+  }
+}
+
+void DporStrategy::detect_races(ActorId actor, const Op& op, const Clock* before, const Clock* full,
+                                std::uint32_t end) {
+  candidates_.clear();
+  for (const Access& acc : tracked(op, options_.dependency == Dependency::kAllWrites)) {
+    const std::vector<ObjAccess>& hist = history(acc.object);
+    for (std::size_t i = hist.size(); i-- > 0;) {
+      const ObjAccess& f = hist[i];
+      if (!kinds_conflict(f.kind, acc.kind)) continue;
+      const bool excl = exclusive(f.kind);
+      const EventInfo& fe = events_[f.event];
+      if (fe.actor == actor || happens_before(f.event, before)) {
+        if (excl) break;  // everything earlier happens before it, hence before `op`
+        continue;
+      }
+      // A release that `op` acquires: look past it, to the acquisition before.
+      if (never_coenabled(fe.op, op)) continue;
+      if (std::find(candidates_.begin(), candidates_.end(), f.event) == candidates_.end())
+        candidates_.push_back(f.event);
+      if (excl) break;
+    }
+  }
+  // Only the last racing events: one that happens before another candidate is reversed through
+  // that one, provided that the operation could have run before it. A candidate inside another
+  // actor's critical section of a lock the operation takes, say, cannot be reversed: then the
+  // earlier candidate (the acquisition) must be reversed itself.
+  for (std::size_t x = 0; x < candidates_.size(); ++x) {
+    const std::uint32_t e = candidates_[x];
+    bool subsumed = false;
+    for (std::size_t y = 0; y < candidates_.size() && !subsumed; ++y) {
+      const std::uint32_t later = candidates_[y];
+      if (y == x || !happens_before(e, clock(static_cast<std::int32_t>(later)))) continue;
+      // The operation is the actor's pending one at that state (no step of the actor since) and
+      // it was runnable there.
+      subsumed = actor_last_[actor] < static_cast<std::int32_t>(later) &&
+                 path_[event_node_[later]].enabled.contains(actor);
+    }
+    if (subsumed) continue;
+    ++races_;
+    reverse(e, actor, full, end);
+  }
+}
+
+// The race between event `earlier` and an operation of `actor` placed after the first `end` events
+// (`after`: its clock with every dependency): to run that operation first, explore from the state
+// before `earlier` some initial step of v = notdep(earlier).op, the steps after `earlier` that do
+// not depend on it, followed by the operation. Initials are judged by happens-before in the
+// explored execution, which can only order more than in v: some true initials may be missed (then a
+// redundant alternative is added), none is invented (which could wrongly skip the reversal).
+void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Clock* after,
+                           std::uint32_t end) {
+  Node& node = path_[event_node_[earlier]];
+  const ActorSet covered = node.backtrack | node.sleep;
+  ActorSet initials;
+  ActorSet in_v;  // actors with an event in v; first_in_v_[a]: index of the first one
+  for (std::uint32_t t = earlier + 1; t < end; ++t) {
+    const Clock* ct = clock(static_cast<std::int32_t>(t));
+    if (happens_before(earlier, ct)) continue;
+    const ActorId a = events_[t].actor;
+    if (!in_v.contains(a)) {
+      bool initial = true;
+      in_v.for_each([&](ActorId b) {
+        if (ct[b] >= first_in_v_[b]) initial = false;
+      });
+      if (initial) {
+        if (covered.contains(a)) return;  // the reversal is explored (or covered) already
+        initials.insert(a);
+      }
+      in_v.insert(a);
+      first_in_v_[a] = events_[t].index;
+    }
+  }
+  if (!in_v.contains(actor)) {
+    bool initial = true;
+    in_v.for_each([&](ActorId b) {
+      if (after[b] >= first_in_v_[b]) initial = false;
+    });
+    if (initial) {
+      if (covered.contains(actor) && node.enabled.contains(actor)) return;
+      initials.insert(actor);
+    }
+  }
+  // Steps of v other than the operation were runnable there; the operation itself may not be
+  // (e.g. a wait the earlier step made true): then the race cannot be reversed.
+  initials = initials & node.enabled;
+  if (initials.empty()) return;
+  node.backtrack.insert(initials.contains(actor) ? actor : initials.first());
+  ++backtrack_points_;
+}
+
+void DporStrategy::compute_child_sleep(Node& node, const SchedulingPoint& point) const {
+  ActorSet current = node.sleep | node.done;
+  current.erase(node.chosen);
+  const Op& op = *point.pending[node.chosen];
+  ActorSet child;
+  current.for_each([&](ActorId s) {
+    if (!dependent(*point.pending[s], op)) child.insert(s);
+  });
+  node.child_sleep = child;
+}
+
+ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
+  while (events_.size() < point.step)
+    process_event(point.trace[events_.size()]);
+  learn_actors(point.alive, point.step);
+  last_alive_ = point.alive;
+  last_pending_.assign(point.pending.begin(), point.pending.end());
+
+  if (depth_ < path_.size()) {
+    Node& n = path_[depth_];
+    if (n.kind != Decision::Kind::kActor || n.enabled != point.enabled)
+      throw ProgramError("the program is not deterministic: at step " + std::to_string(point.step) +
+                         " the same decisions led to a different set of runnable actors");
+    if (resuming_ && depth_ == resume_) {
+      compute_child_sleep(n, point);
+      resuming_ = false;
+    }
+    ++depth_;
+    return n.chosen;
+  }
+
+  Node n;
+  n.kind = Decision::Kind::kActor;
+  n.enabled = point.enabled;
+  n.event = static_cast<std::uint32_t>(point.step);
+  for (std::size_t i = path_.size(); i-- > 0;) {
+    if (path_[i].kind == Decision::Kind::kActor) {
+      n.sleep = path_[i].child_sleep;
+      break;
+    }
+  }
+  const ActorSet candidates = point.enabled.minus(n.sleep);
+  if (candidates.empty()) {
+    blocked_ = true;  // every way on is covered by an execution explored elsewhere
+    return kNoActor;
+  }
+  // Keep running the previous actor when possible: fewer preemptions in what is reported.
+  n.chosen = point.previous != kNoActor && candidates.contains(point.previous) ? point.previous
+                                                                               : candidates.first();
+  n.backtrack = ActorSet::single(n.chosen);
+  n.done = n.backtrack;
+  compute_child_sleep(n, point);
+  event_node_.push_back(static_cast<std::uint32_t>(path_.size()));
+  path_.push_back(n);
+  ++depth_;
+  return n.chosen;
+}
+
+std::optional<std::uint32_t> DporStrategy::next_choice(const ChoicePoint& point) {
+  if (depth_ < path_.size()) {
+    const Node& n = path_[depth_];
+    if (n.kind != Decision::Kind::kChoice || n.n != point.n)
+      throw ProgramError("the program is not deterministic: at step " + std::to_string(point.step) +
+                         " the same decisions led to a different choice");
+    ++depth_;
+    return n.value;
+  }
+  Node n;
+  n.kind = Decision::Kind::kChoice;
+  n.n = point.n;
+  n.value = 0;
+  n.event = static_cast<std::uint32_t>(point.step);
+  path_.push_back(n);
+  ++depth_;
+  return 0u;
+}
+
+void DporStrategy::end_execution(const ExecutionRecord& record) {
+  while (events_.size() < record.trace.size())
+    process_event(record.trace[events_.size()]);
+  if (depth_ != path_.size())
+    throw ProgramError("the program is not deterministic: an execution ended after " +
+                       std::to_string(depth_) + " decisions where the same decisions took " +
+                       std::to_string(path_.size()) + " before");
+  if (path_.size() > max_depth_) max_depth_ = path_.size();
+
+  // An execution cut short leaves operations pending that could have run earlier: they race too.
+  // (The pointers of the last scheduling point still name each actor's announced operation.)
+  const bool cut = record.outcome == Outcome::kViolation ||
+                   record.outcome == Outcome::kActorFailure ||
+                   record.outcome == Outcome::kDeadlock || record.outcome == Outcome::kStepBound;
+  if (!cut) return;
+  const auto end = static_cast<std::uint32_t>(events_.size());
+  // A violation stops the execution: the steps other actors would have taken after it never run,
+  // so their races with the violating step's past would go unnoticed. The stop depends on every
+  // actor, so the violating step races with each pending operation that could have come first.
+  const bool stopped =
+      (record.outcome == Outcome::kViolation || record.outcome == Outcome::kActorFailure) &&
+      end > 0;
+  last_alive_.for_each([&](ActorId a) {
+    if (a >= last_pending_.size()) return;
+    std::fill(scratch_.begin(), scratch_.end(), 0u);
+    const std::int32_t from = actor_last_[a] >= 0 ? actor_last_[a] : spawned_at_[a];
+    if (from >= 0) std::copy_n(clock(from), kMaxActors, scratch_.data());
+    const Op& op = *last_pending_[a];
+    std::copy_n(scratch_.data(), kMaxActors, full_.data());
+    join_dependencies(op, full_.data());
+    detect_races(a, op, scratch_.data(), full_.data(), end);
+    if (stopped && events_[end - 1].actor != a && !happens_before(end - 1, scratch_.data())) {
+      ++races_;
+      reverse(end - 1, a, full_.data(), end);
+    }
+  });
+}
+
+Coverage DporStrategy::coverage() const {
+  if (!exhausted_) return {false, "DPOR stopped before the end of the search"};
+  if (options_.dependency == Dependency::kAllWrites)
+    return {true,
+            "every interleaving up to the order of independent steps, with every two "
+            "state-changing steps dependent (DPOR with sleep sets)"};
+  return {true,
+          "every interleaving up to the order of independent steps: one execution per "
+          "Mazurkiewicz trace (DPOR with sleep sets)"};
+}
+
+std::string DporStrategy::abandon_reason() const {
+  if (blocked_) return "sleep-set blocked: every continuation is covered by another execution";
+  return "abandoned by the strategy";
+}
+
+}  // namespace interleave
