@@ -89,11 +89,73 @@ void DporStrategy::truncate_events(std::size_t count) {
     events_.pop_back();
   }
   clocks_.resize(events_.size() * kMaxActors);
+  if (choice_in_step_.size() > count) choice_in_step_.resize(count);
+}
+
+std::uint32_t DporStrategy::new_wakeup_node() {
+  if (!wakeup_free_.empty()) {
+    const std::uint32_t w = wakeup_free_.back();
+    wakeup_free_.pop_back();
+    wakeup_[w] = WakeupNode{};
+    return w;
+  }
+  wakeup_.emplace_back();
+  return static_cast<std::uint32_t>(wakeup_.size() - 1);
+}
+
+void DporStrategy::free_wakeup_subtree(std::uint32_t w) {
+  if (w == kNil) return;
+  std::vector<std::uint32_t> stack{wakeup_[w].child};
+  wakeup_free_.push_back(w);
+  while (!stack.empty()) {
+    const std::uint32_t x = stack.back();
+    stack.pop_back();
+    if (x == kNil) continue;
+    stack.push_back(wakeup_[x].child);
+    stack.push_back(wakeup_[x].sibling);
+    wakeup_free_.push_back(x);
+  }
+}
+
+namespace {
+bool same_op(const Op& a, const Op& b) {
+  if (a.label != b.label || a.count != b.count) return false;
+  for (std::size_t i = 0; i < a.count; ++i)
+    if (!(a.accesses[i] == b.accesses[i])) return false;
+  return true;
+}
+bool blocking(const Op& op) {
+  for (const Access& a : op)
+    if (a.kind == AccessKind::kAcquire || a.kind == AccessKind::kAcquireShared ||
+        a.kind == AccessKind::kWait)
+      return true;
+  return false;
+}
+}  // namespace
+
+std::uint32_t DporStrategy::take_pending(std::uint32_t& list, ActorSet enabled, ActorSet covered,
+                                         const SchedulingPoint* point) {
+  while (list != kNil) {
+    const std::uint32_t w = list;
+    WakeupNode& node = wakeup_[w];
+    list = node.sibling;
+    node.sibling = kNil;
+    const ActorId id = id_of_key_[node.actor];
+    const bool runnable = id != kNoActor && enabled.contains(id) &&
+                          (point == nullptr || same_op(*point->pending[id], node.op));
+    if (runnable && !covered.contains(id)) return w;
+    ++dropped_;
+    if (!runnable && node.certain) ++dropped_certain_;
+    free_wakeup_subtree(w);
+  }
+  return kNil;
 }
 
 bool DporStrategy::begin_execution() {
   depth_ = 0;
   blocked_ = false;
+  last_alive_ = ActorSet();
+  last_pending_.clear();
   if (!started_) {
     started_ = true;
     actor_last_.assign(kMaxActors, -1);
@@ -101,6 +163,7 @@ bool DporStrategy::begin_execution() {
     scratch_.assign(kMaxActors, 0);
     full_.assign(kMaxActors, 0);
     first_in_v_.assign(kMaxActors, 0);
+    key_of_.assign(kMaxActors, kNil);
     return true;
   }
   // Backtrack: the deepest node with an alternative left; the nodes below it are finished.
@@ -110,10 +173,15 @@ bool DporStrategy::begin_execution() {
     std::int32_t forget_spawned = 0;
     bool found = false;
     if (n.kind == Decision::Kind::kActor) {
-      const ActorSet options = n.backtrack.minus(n.done | n.sleep) & n.enabled;
-      if (!options.empty()) {
-        n.chosen = options.first();
+      free_wakeup_subtree(n.carry);  // left over when the execution stopped right after this step
+      n.carry = kNil;
+      const std::uint32_t w = take_pending(n.pending, n.enabled, n.sleep | n.done, nullptr);
+      if (w != kNil) {
+        n.chosen = id_of_key_[wakeup_[w].actor];
         n.done.insert(n.chosen);
+        n.carry = wakeup_[w].child;
+        wakeup_[w].child = kNil;
+        free_wakeup_subtree(w);
         keep_events = n.event;
         forget_spawned = static_cast<std::int32_t>(n.event);
         event_node_.resize(n.event + 1);
@@ -133,7 +201,10 @@ bool DporStrategy::begin_execution() {
       resume_ = path_.size() - 1;
       truncate_events(keep_events);
       known_.for_each([&](ActorId a) {
-        if (spawned_at_[a] >= forget_spawned) known_.erase(a);
+        if (spawned_at_[a] < forget_spawned) return;
+        known_.erase(a);
+        id_of_key_[key_of_[a]] = kNoActor;
+        key_of_[a] = kNil;
       });
       return true;
     }
@@ -143,12 +214,17 @@ bool DporStrategy::begin_execution() {
   return false;
 }
 
-void DporStrategy::learn_actors(ActorSet alive, std::size_t step) {
-  const ActorSet fresh = alive.minus(known_);
+void DporStrategy::learn_actors(const SchedulingPoint& point) {
+  const ActorSet fresh = point.alive.minus(known_);
   if (fresh.empty()) return;
   fresh.for_each([&](ActorId a) {
-    spawned_at_[a] = static_cast<std::int32_t>(step) - 1;  // -1: spawned before the first step
+    spawned_at_[a] = static_cast<std::int32_t>(point.step) - 1;  // -1: before the first step
     known_.insert(a);
+    const auto [it, added] = key_by_name_.try_emplace(
+        std::string(point.names[a]), static_cast<std::uint32_t>(id_of_key_.size()));
+    if (added) id_of_key_.push_back(kNoActor);
+    key_of_[a] = it->second;
+    id_of_key_[it->second] = a;
   });
 }
 
@@ -162,6 +238,7 @@ void DporStrategy::process_event(const Event& ev) {
   info.index = info.prev < 0 ? 1 : events_[static_cast<std::size_t>(info.prev)].index + 1;
   info.hb_pred = ev.hb_pred;
   info.op = ev.op;
+  info.choice = j < choice_in_step_.size() && choice_in_step_[j];
 
   // The clock of the state before the event: program order and the spawn/join edge.
   clocks_.resize(static_cast<std::size_t>(j + 1) * kMaxActors);
@@ -244,55 +321,142 @@ void DporStrategy::detect_races(ActorId actor, const Op& op, const Clock* before
     }
     if (subsumed) continue;
     ++races_;
-    reverse(e, actor, full, end);
+    reverse(e, actor, op, full, end);
   }
 }
 
-// The race between event `earlier` and an operation of `actor` placed after the first `end` events
-// (`after`: its clock with every dependency): to run that operation first, explore from the state
-// before `earlier` some initial step of v = notdep(earlier).op, the steps after `earlier` that do
-// not depend on it, followed by the operation. Initials are judged by happens-before in the
-// explored execution, which can only order more than in v: some true initials may be missed (then a
-// redundant alternative is added), none is invented (which could wrongly skip the reversal).
-void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Clock* after,
+const Op* DporStrategy::op_at(ActorId actor, std::uint32_t at) const {
+  const EventInfo* first = nullptr;
+  for (std::int32_t e = actor_last_[actor]; e > static_cast<std::int32_t>(at);
+       e = events_[static_cast<std::size_t>(e)].prev)
+    first = &events_[static_cast<std::size_t>(e)];
+  if (first != nullptr) return &first->op;
+  if (last_alive_.contains(actor) && actor < last_pending_.size()) return last_pending_[actor];
+  return nullptr;
+}
+
+std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool certain) const {
+  for (std::size_t k = 0; k < v_.size(); ++k) {
+    if (consumed_[k] || v_[k].actor != key) continue;
+    // Its first step in v: a weak initial iff nothing left before it happens before it.
+    for (std::size_t i = 0; i < k; ++i)
+      if (!consumed_[i] && happens_before(v_[i].event, v_[k].clock)) return -1;
+    return static_cast<std::ptrdiff_t>(k);
+  }
+  // Not in v: a weak initial iff it commutes with all of v (then running it first changes nothing
+  // for v). Only for steps known to be runnable (a blocked one covers nothing). And only while
+  // every wakeup sequence is complete and no execution was cut short: the argument is that the
+  // covering exploration, which runs that step first, goes on to run v after it, which an
+  // exploration stopped by a violation does not (see end_execution), nor one that followed a
+  // truncated sequence and then chose freely. Otherwise only steps in v cover it, as in
+  // source-DPOR.
+  if (!certain || cut_seen_ || truncated_seen_) return -1;
+  for (std::size_t k = 0; k < v_.size(); ++k)
+    if (!consumed_[k] && dependent(op, *v_[k].op)) return -1;
+  return static_cast<std::ptrdiff_t>(v_.size());
+}
+
+// The race between event `earlier` and `op` of `actor`, placed after the first `end` events
+// (`full`: its clock with every dependency). To run `op` first, the exploration must take, from the
+// state before `earlier`, the sequence v = notdep(earlier).op: the steps after `earlier` that do
+// not depend on it, then `op`. Unless a sleeping actor or a branch of the wakeup tree already
+// covers v (its first step is a weak initial of v), v is added to the state's wakeup tree.
+//
+// Happens-before is taken from the explored execution, which orders at least as much as v does:
+// some weak initials may be missed (then a redundant sequence is added), none is invented (which
+// could wrongly count v as covered).
+void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, const Clock* full,
                            std::uint32_t end) {
   Node& node = path_[event_node_[earlier]];
-  const ActorSet covered = node.backtrack | node.sleep;
-  ActorSet initials;
-  ActorSet in_v;  // actors with an event in v; first_in_v_[a]: index of the first one
+  v_.clear();
   for (std::uint32_t t = earlier + 1; t < end; ++t) {
     const Clock* ct = clock(static_cast<std::int32_t>(t));
     if (happens_before(earlier, ct)) continue;
-    const ActorId a = events_[t].actor;
-    if (!in_v.contains(a)) {
-      bool initial = true;
-      in_v.for_each([&](ActorId b) {
-        if (ct[b] >= first_in_v_[b]) initial = false;
-      });
-      if (initial) {
-        if (covered.contains(a)) return;  // the reversal is explored (or covered) already
-        initials.insert(a);
+    v_.push_back(VStep{t, key_of_[events_[t].actor], events_[t].choice, &events_[t].op, ct});
+  }
+  v_.push_back(VStep{kNil, key_of_[actor], false, &op, full});
+  consumed_.assign(v_.size(), 0);
+
+  // If `op` is a first step of v, it must have been runnable there (a wait the earlier step made
+  // true, say, could not run before it): otherwise the race cannot be reversed.
+  const std::ptrdiff_t own = weak_initial(key_of_[actor], op, false);
+  const bool op_first = own == static_cast<std::ptrdiff_t>(v_.size()) - 1;
+  if (op_first && !node.enabled.contains(actor)) return;
+
+  // Covered by a sleeping actor: its exploration ran a trace in which v's steps come first too.
+  ActorSet sleep = node.sleep | node.done;
+  sleep.erase(node.chosen);
+  bool covered = false;
+  sleep.for_each([&](ActorId s) {
+    if (covered) return;
+    // The sleeper's operation at that state. For `actor` itself, with no step since, it is `op`
+    // (its pending pointer may already show the operation after `op`).
+    const Op* o = op_at(s, earlier);
+    if (s == actor && (actor_last_[actor] <= static_cast<std::int32_t>(earlier))) o = &op;
+    if (o != nullptr && weak_initial(key_of_[s], *o, true) >= 0) covered = true;
+  });
+  if (covered) return;
+
+  // Descend the wakeup tree along branches whose first step is a weak initial of what is left.
+  std::uint32_t parent = kNil;  // kNil: the node's own list
+  for (;;) {
+    std::uint32_t w = parent == kNil ? node.pending : wakeup_[parent].child;
+    std::uint32_t matched = kNil;
+    std::ptrdiff_t m = -1;
+    for (; w != kNil; w = wakeup_[w].sibling) {
+      m = weak_initial(wakeup_[w].actor, wakeup_[w].op, wakeup_[w].certain);
+      if (m >= 0) {
+        matched = w;
+        break;
       }
-      in_v.insert(a);
-      first_in_v_[a] = events_[t].index;
+    }
+    if (matched == kNil) break;
+    if (m < static_cast<std::ptrdiff_t>(v_.size())) consumed_[static_cast<std::size_t>(m)] = 1;
+    if (wakeup_[matched].child == kNil) return;  // a leaf: exploring it covers v
+    if (std::find(consumed_.begin(), consumed_.end(), 0) == consumed_.end()) return;
+    parent = matched;
+  }
+
+  // Append what is left of v as a new last branch. It ends at a step that made a choice (what
+  // follows depends on the value, which is explored in full anyway) or at the length limit.
+  std::uint32_t head = kNil;
+  std::uint32_t tail = kNil;
+  std::size_t length = 0;
+  for (std::size_t k = 0; k < v_.size(); ++k) {
+    if (consumed_[k]) continue;
+    const VStep& st = v_[k];
+    const std::uint32_t w = new_wakeup_node();
+    WakeupNode& wn = wakeup_[w];
+    wn.actor = st.actor;  // a key: stable whatever order actors are spawned in
+    wn.op = *st.op;
+    wn.certain = st.event != kNil || !blocking(*st.op) || (op_first && length == 0);
+    if (tail == kNil)
+      head = w;
+    else
+      wakeup_[tail].child = w;
+    tail = w;
+    ++length;
+    if (st.choice || length == options_.max_wakeup_length) {
+      // Steps of v are left out: the exploration after this branch is free, so the branch covers
+      // v only in the weaker sense of source-DPOR (see weak_initial).
+      for (std::size_t rest = k + 1; rest < v_.size(); ++rest)
+        if (!consumed_[rest]) truncated_seen_ = true;
+      break;
     }
   }
-  if (!in_v.contains(actor)) {
-    bool initial = true;
-    in_v.for_each([&](ActorId b) {
-      if (after[b] >= first_in_v_[b]) initial = false;
-    });
-    if (initial) {
-      if (covered.contains(actor) && node.enabled.contains(actor)) return;
-      initials.insert(actor);
+  if (parent == kNil && node.pending == kNil) {
+    node.pending = head;
+  } else {
+    std::uint32_t last = parent == kNil ? node.pending : wakeup_[parent].child;
+    if (last == kNil) {
+      wakeup_[parent].child = head;
+    } else {
+      while (wakeup_[last].sibling != kNil)
+        last = wakeup_[last].sibling;
+      wakeup_[last].sibling = head;
     }
   }
-  // Steps of v other than the operation were runnable there; the operation itself may not be
-  // (e.g. a wait the earlier step made true): then the race cannot be reversed.
-  initials = initials & node.enabled;
-  if (initials.empty()) return;
-  node.backtrack.insert(initials.contains(actor) ? actor : initials.first());
-  ++backtrack_points_;
+  ++inserted_;
 }
 
 void DporStrategy::compute_child_sleep(Node& node, const SchedulingPoint& point) const {
@@ -309,7 +473,7 @@ void DporStrategy::compute_child_sleep(Node& node, const SchedulingPoint& point)
 ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
   while (events_.size() < point.step)
     process_event(point.trace[events_.size()]);
-  learn_actors(point.alive, point.step);
+  learn_actors(point);
   last_alive_ = point.alive;
   last_pending_.assign(point.pending.begin(), point.pending.end());
 
@@ -333,19 +497,29 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
   for (std::size_t i = path_.size(); i-- > 0;) {
     if (path_[i].kind == Decision::Kind::kActor) {
       n.sleep = path_[i].child_sleep;
+      n.pending = path_[i].carry;  // the wakeup subtree under the step just taken
+      path_[i].carry = kNil;
       break;
     }
   }
-  const ActorSet candidates = point.enabled.minus(n.sleep);
-  if (candidates.empty()) {
-    blocked_ = true;  // every way on is covered by an execution explored elsewhere
-    return kNoActor;
+  const std::uint32_t w = take_pending(n.pending, n.enabled, n.sleep, &point);
+  if (w != kNil) {
+    n.chosen = id_of_key_[wakeup_[w].actor];
+    n.carry = wakeup_[w].child;
+    wakeup_[w].child = kNil;
+    free_wakeup_subtree(w);
+  } else {
+    const ActorSet candidates = point.enabled.minus(n.sleep);
+    if (candidates.empty()) {
+      blocked_ = true;  // every way on is covered by an execution explored elsewhere
+      return kNoActor;
+    }
+    // Keep running the previous actor when possible: fewer preemptions in what is reported.
+    n.chosen = point.previous != kNoActor && candidates.contains(point.previous)
+                   ? point.previous
+                   : candidates.first();
   }
-  // Keep running the previous actor when possible: fewer preemptions in what is reported.
-  n.chosen = point.previous != kNoActor && candidates.contains(point.previous) ? point.previous
-                                                                               : candidates.first();
-  n.backtrack = ActorSet::single(n.chosen);
-  n.done = n.backtrack;
+  n.done = ActorSet::single(n.chosen);
   compute_child_sleep(n, point);
   event_node_.push_back(static_cast<std::uint32_t>(path_.size()));
   path_.push_back(n);
@@ -354,6 +528,10 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
 }
 
 std::optional<std::uint32_t> DporStrategy::next_choice(const ChoicePoint& point) {
+  if (point.step > 0) {  // the choice belongs to step point.step - 1 (or to an actor it started)
+    if (choice_in_step_.size() < point.step) choice_in_step_.resize(point.step, false);
+    choice_in_step_[point.step - 1] = true;
+  }
   if (depth_ < path_.size()) {
     const Node& n = path_[depth_];
     if (n.kind != Decision::Kind::kChoice || n.n != point.n)
@@ -387,6 +565,7 @@ void DporStrategy::end_execution(const ExecutionRecord& record) {
                    record.outcome == Outcome::kActorFailure ||
                    record.outcome == Outcome::kDeadlock || record.outcome == Outcome::kStepBound;
   if (!cut) return;
+  if (record.outcome != Outcome::kDeadlock) cut_seen_ = true;
   const auto end = static_cast<std::uint32_t>(events_.size());
   // A violation stops the execution: the steps other actors would have taken after it never run,
   // so their races with the violating step's past would go unnoticed. The stop depends on every
@@ -404,8 +583,10 @@ void DporStrategy::end_execution(const ExecutionRecord& record) {
     join_dependencies(op, full_.data());
     detect_races(a, op, scratch_.data(), full_.data(), end);
     if (stopped && events_[end - 1].actor != a && !happens_before(end - 1, scratch_.data())) {
+      // v is just the pending operation, the start of what the actor would have done. (A step that
+      // commutes with it would not cover the rest: weak initials need a step in v from now on.)
       ++races_;
-      reverse(end - 1, a, full_.data(), end);
+      reverse(end - 1, a, op, full_.data(), end);
     }
   });
 }

@@ -1,14 +1,16 @@
-// Dynamic partial-order reduction: source-DPOR with sleep sets (Abdulla, Aronis, Jonsson,
-// Sagonas, POPL 2014 / JACM 2017), adapted to blocking operations and local choices.
+// Dynamic partial-order reduction: optimal DPOR with wakeup trees and sleep sets (Abdulla,
+// Aronis, Jonsson, Sagonas, "Optimal dynamic partial order reduction", POPL 2014, and "Source
+// sets", JACM 2017), adapted to blocking operations and to local choices.
 //
 // Two interleavings that differ only in the order of adjacent independent steps (steps whose
 // declared accesses do not conflict) are equivalent: they form one Mazurkiewicz trace and reach the
 // same state. DPOR runs one execution per trace instead of one per interleaving. It starts with an
 // arbitrary execution; after each step it looks for races (two dependent steps of different actors
-// that could have run the other way round) and schedules their reversal at the state before the
-// first of the two. Sleep sets stop it from running two equivalent complete executions; an
-// execution that can only continue into already-covered territory is abandoned ("sleep-set
-// blocked", counted in Stats::blocked).
+// that could have run the other way round) and records, at the state before the first of the two,
+// the sequence of steps that reverses the race (a wakeup sequence, kept in that state's wakeup
+// tree). Sleep sets stop it from running two equivalent executions. An execution that can only
+// continue into already-covered territory is abandoned as "sleep-set blocked" (Stats::blocked);
+// with wakeup trees this happens only around blocking operations and choices.
 //
 // What it promises: the complete executions it runs are pairwise inequivalent, and every trace of
 // the program has one of them as its representative. So final states, deadlocks, final checks,
@@ -19,19 +21,24 @@
 // invariants over several independently written objects, use Dependency::kAllWrites (see
 // docs/strategies.md).
 //
-// Blocking: a race is reversed only towards an actor that was runnable at the earlier state. A lock
-// release and a later acquisition of the same lock are never runnable together, so an acquisition
-// races with the previous acquisition instead (the release in between does not order them), and
-// operations still pending when an execution ends early (deadlock, violation, step bound) take part
-// in race detection too. choose(n) is local: DPOR explores every value.
+// Blocking: a race is reversed only towards an operation that could have run at the earlier state.
+// A lock release and a later acquisition of the same lock are never runnable together, so an
+// acquisition races with the acquisition before (the release between them does not order them).
+// Operations still pending when an execution ends early (deadlock, violation, step bound) take part
+// in race detection, and a violating step races with every pending operation (it stopped them).
+// choose(n) is local: every value is explored; a wakeup sequence ends at a step that made a choice
+// (the exploration after it is free).
 //
 // Memory: one node per decision and one event record (with a vector clock) per step of the current
-// execution; nothing grows with the number of executions.
+// execution, plus the wakeup trees of the nodes on the current path; nothing is kept per explored
+// execution.
 #pragma once
 
 #include "explorer/strategy.hpp"
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace interleave {
@@ -50,6 +57,10 @@ class DporStrategy final : public Strategy {
   };
   struct Options {
     Dependency dependency = Dependency::kDeclared;
+    /// Longest wakeup sequence kept (0: unlimited, optimal DPOR). 1 gives source-DPOR: only the
+    /// first step of each reversal is recorded, the rest is explored freely (more executions end
+    /// sleep-set blocked). Any value is sound; it exists to test that.
+    std::size_t max_wakeup_length = 0;
   };
 
   DporStrategy() = default;
@@ -67,13 +78,19 @@ class DporStrategy final : public Strategy {
 
   /// Races found (pairs of dependent steps that could have run in the other order).
   std::uint64_t races() const { return races_; }
-  /// Race reversals that added a new alternative to explore.
-  std::uint64_t backtrack_points() const { return backtrack_points_; }
+  /// Wakeup sequences inserted (race reversals not already covered).
+  std::uint64_t wakeup_sequences() const { return inserted_; }
+  /// Wakeup tree steps dropped because they could not run when reached (a blocking operation the
+  /// reordered steps left blocked). Steps recorded from an executed step are always runnable: a
+  /// non-zero count there would be a bug, see dropped_certain().
+  std::uint64_t dropped_steps() const { return dropped_; }
+  std::uint64_t dropped_certain() const { return dropped_certain_; }
   /// Deepest path (decisions).
   std::size_t max_depth() const { return max_depth_; }
 
  private:
   using Clock = std::uint32_t;  // per-actor step count in a vector clock
+  static constexpr std::uint32_t kNil = 0xffffffffu;
 
   // One decision on the current path.
   struct Node {
@@ -81,19 +98,31 @@ class DporStrategy final : public Strategy {
     // kActor nodes (the state before event `event`):
     ActorSet enabled;      // runnable actors at this state
     ActorSet sleep;        // sleep set on entry: actors whose continuations are covered elsewhere
-    ActorSet backtrack;    // actors to explore from here (includes the explored ones)
     ActorSet done;         // actors explored, or being explored, from here
     ActorSet child_sleep;  // sleep set handed to the next kActor node of the current branch
     ActorId chosen = kNoActor;
     std::uint32_t event = 0;
+    std::uint32_t pending = kNil;  // wakeup tree: first child still to explore (siblings follow)
+    std::uint32_t carry = kNil;    // wakeup subtree under `chosen`: the next node's tree
     // kChoice nodes:
     std::uint32_t n = 0;
     std::uint32_t value = 0;
   };
 
+  // A step of a wakeup tree. Its actor is a key (the actor's name, interned), not an ActorId: ids
+  // follow spawn order, which a reordered sequence may change.
+  struct WakeupNode {
+    std::uint32_t actor = kNil;
+    bool certain = true;  // known to be runnable when reached (false: a blocking operation)
+    Op op;
+    std::uint32_t child = kNil;
+    std::uint32_t sibling = kNil;
+  };
+
   // One executed step of the current execution, kept while it is on the path.
   struct EventInfo {
     ActorId actor = kNoActor;
+    bool choice = false;        // the step made a choice (or started an actor that did)
     Clock index = 0;            // 1-based position among its actor's events
     std::int32_t prev = -1;     // its actor's previous event
     std::int32_t hb_pred = -1;  // spawn or join edge (Event::hb_pred)
@@ -104,6 +133,15 @@ class DporStrategy final : public Strategy {
   struct ObjAccess {
     std::uint32_t event;
     AccessKind kind;
+  };
+
+  // A step of a reversal sequence v = notdep(e).e'.
+  struct VStep {
+    std::uint32_t event;  // index in events_, or kNil for the racing operation e'
+    std::uint32_t actor;  // key
+    bool choice;
+    const Op* op;
+    const Clock* clock;  // with every dependency
   };
 
   bool dependent(const Op& a, const Op& b) const;
@@ -118,17 +156,28 @@ class DporStrategy final : public Strategy {
   }
   std::vector<ObjAccess>& history(ObjectId o);
   void truncate_events(std::size_t count);
-  void learn_actors(ActorSet alive, std::size_t step);
+  void learn_actors(const SchedulingPoint& point);
   void process_event(const Event& ev);
-  // Race detection for `op` of `actor` placed after the first `end` events: `before` is the clock
-  // of its actor's state (program order, spawn/join edge), `full` adds its dependencies. Adds
-  // reversals to the nodes of the racing events. Joins into `c` the clocks of the latest accesses
-  // that conflict with `op`.
+  // Joins into `c` the clocks of the latest accesses that conflict with `op`.
   void join_dependencies(const Op& op, Clock* c) const;
+  // Race detection for `op` of `actor` placed after the first `end` events: `before` is the clock
+  // of its actor's state (program order, spawn/join edge), `full` adds its dependencies.
   void detect_races(ActorId actor, const Op& op, const Clock* before, const Clock* full,
                     std::uint32_t end);
-  void reverse(std::uint32_t earlier, ActorId actor, const Clock* after, std::uint32_t end);
+  // Records the reversal of the race between event `earlier` and `op` of `actor`.
+  void reverse(std::uint32_t earlier, ActorId actor, const Op& op, const Clock* full,
+               std::uint32_t end);
+  // The operation `actor` was about to perform at the state before event `at`.
+  const Op* op_at(ActorId actor, std::uint32_t at) const;
+  // Index in v_ of the step by which the actor with key `key` (about to perform `op`) is a weak
+  // initial of what is left of v_, v_.size() if it is one without a step in v_, -1 if not.
+  std::ptrdiff_t weak_initial(std::uint32_t key, const Op& op, bool certain) const;
   void compute_child_sleep(Node& node, const SchedulingPoint& point) const;
+  std::uint32_t new_wakeup_node();
+  void free_wakeup_subtree(std::uint32_t w);
+  // Takes the first runnable child of a wakeup tree list; drops the ones that cannot run.
+  std::uint32_t take_pending(std::uint32_t& list, ActorSet enabled, ActorSet covered,
+                             const SchedulingPoint* point);
 
   Options options_;
   std::vector<Node> path_;
@@ -137,24 +186,41 @@ class DporStrategy final : public Strategy {
   bool resuming_ = false;                  // resume_ is an actor node whose child sleep is stale
   std::vector<std::uint32_t> event_node_;  // event index -> its kActor node in path_
   std::vector<EventInfo> events_;          // events of the current path that were analysed
+  std::vector<bool> choice_in_step_;       // per event index: a choice was made during it
   std::vector<Clock> clocks_;              // kMaxActors clocks per event
   std::vector<std::vector<ObjAccess>> objects_;  // per object: its accesses, in event order
   std::vector<ObjAccess> ghost_;                 // kAllWrites: every state-changing step
   std::vector<std::int32_t> actor_last_;         // per actor: its latest event, -1 if none
   std::vector<std::int32_t> spawned_at_;         // per actor: the event that spawned it, -1 setup
   ActorSet known_;                               // actors seen alive on the current path
-  std::vector<const Op*> last_pending_;          // pending ops at the last scheduling point
+  std::map<std::string, std::uint32_t> key_by_name_;  // actor name -> key
+  std::vector<std::uint32_t> key_of_;                 // current execution: ActorId -> key
+  std::vector<ActorId> id_of_key_;                    // current execution: key -> ActorId
+  std::vector<const Op*> last_pending_;               // pending ops at the last scheduling point
   ActorSet last_alive_;
-  std::vector<Clock> scratch_;             // a clock for pending operations
-  std::vector<Clock> full_;                // a clock with every dependency
-  std::vector<Clock> first_in_v_;          // reverse(): per actor, first event in v
-  std::vector<std::uint32_t> candidates_;  // detect_races(): racing events
+  std::vector<WakeupNode> wakeup_;          // wakeup tree nodes (a pool)
+  std::vector<std::uint32_t> wakeup_free_;  // free slots of wakeup_
+  std::vector<Clock> scratch_;              // a clock for pending operations
+  std::vector<Clock> full_;                 // a clock with every dependency
+  std::vector<Clock> first_in_v_;           // per actor: first event in v
+  std::vector<std::uint32_t> candidates_;   // detect_races(): racing events
+  std::vector<VStep> v_;                    // reverse(): the reversal sequence
+  std::vector<char> consumed_;              // reverse(): steps of v_ matched in the tree
   std::uint64_t races_ = 0;
-  std::uint64_t backtrack_points_ = 0;
+  std::uint64_t inserted_ = 0;
+  std::uint64_t dropped_ = 0;
+  std::uint64_t dropped_certain_ = 0;
   std::size_t max_depth_ = 0;
   bool started_ = false;
   bool exhausted_ = false;
   bool blocked_ = false;
+  // An execution was stopped by a violation, an actor failure or the step bound: from then on a
+  // weak initial must have a step in the sequence (the search goes on past a violation only when
+  // asked to; until then wakeup trees are optimal).
+  bool cut_seen_ = false;
+  // A wakeup sequence was truncated (at a step that made a choice, or at max_wakeup_length): from
+  // then on, too, a weak initial must have a step in the sequence.
+  bool truncated_seen_ = false;
 };
 
 }  // namespace interleave

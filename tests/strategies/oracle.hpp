@@ -189,14 +189,18 @@ class RandomProgram {
 
   static constexpr int kVars = 3;
 
-  explicit RandomProgram(std::uint64_t seed) { generate(seed); }
+  /// kSmall: 2 or 3 actors of 1 to 3 instructions. kWide: 3 or 4 actors of 1 or 2 instructions
+  /// (more actors, shorter scripts: more concurrency, more spawns).
+  enum class Shape : std::uint8_t { kSmall, kWide };
+
+  explicit RandomProgram(std::uint64_t seed, Shape shape = Shape::kSmall) { generate(seed, shape); }
 
   Program program(Sink* sink) const;
   const std::vector<Script>& actors() const { return actors_; }
   std::string describe() const;
 
  private:
-  void generate(std::uint64_t seed);
+  void generate(std::uint64_t seed, Shape shape);
   Script make_script(Rng& rng, int length, int depth);
 
   std::vector<Script> actors_;    // top-level actors
@@ -260,11 +264,14 @@ inline RandomProgram::Script RandomProgram::make_script(Rng& rng, int length, in
   return s;
 }
 
-inline void RandomProgram::generate(std::uint64_t seed) {
+inline void RandomProgram::generate(std::uint64_t seed, Shape shape) {
   Rng rng(seed);
-  const int actors = 2 + static_cast<int>(rng.below(2));  // 2 or 3
-  for (int a = 0; a < actors; ++a)
-    actors_.push_back(make_script(rng, 1 + static_cast<int>(rng.below(actors == 2 ? 3 : 2)), 0));
+  const bool wide = shape == Shape::kWide;
+  const int actors = (wide ? 3 : 2) + static_cast<int>(rng.below(2));
+  for (int a = 0; a < actors; ++a) {
+    const int longest = wide ? 2 : (actors == 2 ? 3 : 2);
+    actors_.push_back(make_script(rng, 1 + static_cast<int>(rng.below(longest)), 0));
+  }
   single_invariant_ = rng.below(2) == 0;
 }
 
