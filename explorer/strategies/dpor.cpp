@@ -119,7 +119,10 @@ void DporStrategy::free_wakeup_subtree(std::uint32_t w) {
 
 namespace {
 bool same_op(const Op& a, const Op& b) {
-  if (a.label != b.label || a.count != b.count) return false;
+  if (a.count != b.count) return false;
+  // Labels are usually the same literal: compare the views before the characters.
+  if ((a.label.data() != b.label.data() || a.label.size() != b.label.size()) && a.label != b.label)
+    return false;
   for (std::size_t i = 0; i < a.count; ++i)
     if (!(a.accesses[i] == b.accesses[i])) return false;
   return true;
@@ -241,21 +244,23 @@ void DporStrategy::process_event(const Event& ev) {
   info.choice = j < choice_in_step_.size() && choice_in_step_[j];
 
   // The clock of the state before the event: program order and the spawn/join edge.
+  // Clock entries of actors beyond width() are zero everywhere (ids follow spawn order).
+  const std::size_t width = this->width();
   clocks_.resize(static_cast<std::size_t>(j + 1) * kMaxActors);
   Clock* c = clock(static_cast<std::int32_t>(j));
-  if (info.prev >= 0) std::copy_n(clock(info.prev), kMaxActors, c);
+  if (info.prev >= 0) std::copy_n(clock(info.prev), width, c);
   if (info.hb_pred >= 0) {
     const Clock* h = clock(info.hb_pred);
-    for (std::size_t a = 0; a < kMaxActors; ++a)
+    for (std::size_t a = 0; a < width; ++a)
       c[a] = std::max(c[a], h[a]);
   }
 
   // The full clock adds the dependencies: the latest conflicting accesses to each object.
   Clock* full = full_.data();
-  std::copy_n(c, kMaxActors, full);
+  std::copy_n(c, width, full);
   join_dependencies(info.op, full);
   detect_races(q, info.op, c, full, j);
-  std::copy_n(full, kMaxActors, c);
+  std::copy_n(full, width, c);
   c[q] = info.index;
   for (const Access& acc : tracked(info.op, all_writes))
     history(acc.object).push_back(ObjAccess{j, acc.kind});
@@ -264,6 +269,7 @@ void DporStrategy::process_event(const Event& ev) {
 }
 
 void DporStrategy::join_dependencies(const Op& op, Clock* c) const {
+  const std::size_t width = this->width();
   for (const Access& acc : tracked(op, options_.dependency == Dependency::kAllWrites)) {
     const std::vector<ObjAccess>* hist = nullptr;
     if (acc.object == kGhost)
@@ -276,7 +282,7 @@ void DporStrategy::join_dependencies(const Op& op, Clock* c) const {
       const ObjAccess& f = (*hist)[i];
       if (!kinds_conflict(f.kind, acc.kind)) continue;
       const Clock* fc = clock(static_cast<std::int32_t>(f.event));
-      for (std::size_t a = 0; a < kMaxActors; ++a)
+      for (std::size_t a = 0; a < width; ++a)
         c[a] = std::max(c[a], fc[a]);
       if (exclusive(f.kind)) break;  // it is ordered after everything before it
     }
@@ -577,7 +583,7 @@ void DporStrategy::end_execution(const ExecutionRecord& record) {
     if (a >= last_pending_.size()) return;
     std::fill(scratch_.begin(), scratch_.end(), 0u);
     const std::int32_t from = actor_last_[a] >= 0 ? actor_last_[a] : spawned_at_[a];
-    if (from >= 0) std::copy_n(clock(from), kMaxActors, scratch_.data());
+    if (from >= 0) std::copy_n(clock(from), width(), scratch_.data());
     const Op& op = *last_pending_[a];
     std::copy_n(scratch_.data(), kMaxActors, full_.data());
     join_dependencies(op, full_.data());

@@ -36,6 +36,7 @@
 
 #include "explorer/strategy.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -150,6 +151,10 @@ class DporStrategy final : public Strategy {
   }
   Clock* clock(std::int32_t event) {
     return clocks_.data() + static_cast<std::size_t>(event) * kMaxActors;
+  }
+  // Actors of the current path: 1 + the highest id (clock entries beyond are zero).
+  std::size_t width() const {
+    return known_.empty() ? 0 : 64u - static_cast<std::size_t>(std::countl_zero(known_.bits()));
   }
   bool happens_before(std::uint32_t e, const Clock* c) const {
     return c[events_[e].actor] >= events_[e].index;
