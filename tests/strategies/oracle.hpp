@@ -124,9 +124,11 @@ struct Observed {
   bool exhaustive = true;  ///< false when the execution budget cut the search
 };
 
-/// Collects the final states the program records.
+/// Collects the final states the program records, and the property the current execution violated
+/// (if the program raised it).
 struct Sink {
   std::set<std::string> final_states;
+  std::string violation;
 };
 
 using ProgramFactory = std::function<Program(Sink*)>;
@@ -138,6 +140,7 @@ inline Observed observe(const ProgramFactory& make, Strategy& strategy, Dep dep,
   o.stop_on_first_violation = false;
   o.max_steps = 200;
   o.max_executions = max_executions;
+  o.minimize = false;  // counterexamples are not compared here
   Explorer ex(make(&sink), o);
   Canonicalising canon(strategy, dep);
   ExplorationResult r = ex.explore(canon);
@@ -311,6 +314,7 @@ struct World {
 
 inline Program RandomProgram::program(Sink* sink) const {
   return [this, sink](Execution& ex) {
+    sink->violation.clear();
     auto& w = ex.make<detail::World>();
     for (int v = 0; v < kVars; ++v)
       w.vars.push_back(std::make_unique<Shared<int>>(ex, "v" + std::to_string(v), 0));
@@ -321,7 +325,7 @@ inline Program RandomProgram::program(Sink* sink) const {
 
     using Run = std::function<void(Actor&, const Script&)>;
     Run* run = &ex.make<Run>();
-    *run = [this, &w, &ex, run](Actor& a, const Script& sc) {
+    *run = [this, &w, &ex, run, sink](Actor& a, const Script& sc) {
       const ObjectId own = ex.object("own_" + a.name());
       int& reg = w.regs[a.id()];
       std::vector<ActorId> kids(children_.size(), kNoActor);
@@ -371,7 +375,10 @@ inline Program RandomProgram::program(Sink* sink) const {
             break;
           case Kind::kCheck: {
             const int v = var.read(a, "check");
-            if (v == in.k) a.violation("seen_" + std::to_string(in.k), "read " + std::to_string(v));
+            if (v == in.k) {
+              sink->violation = "seen_" + std::to_string(in.k);
+              a.violation(sink->violation, "read " + std::to_string(v));
+            }
             reg += v;
             break;
           }
@@ -399,8 +406,9 @@ inline Program RandomProgram::program(Sink* sink) const {
     }
     if (single_invariant_) {
       // A property of one object between steps: all its writes conflict, so DPOR checks it soundly.
-      ex.invariant("v0_below_5", [&w]() -> Check {
+      ex.invariant("v0_below_5", [&w, sink]() -> Check {
         if (w.vars[0]->peek() < 5) return std::nullopt;
+        sink->violation = "v0_below_5";
         return "v0 is " + std::to_string(w.vars[0]->peek());
       });
     }
