@@ -193,8 +193,10 @@ class RandomProgram {
   static constexpr int kVars = 3;
 
   /// kSmall: 2 or 3 actors of 1 to 3 instructions. kWide: 3 or 4 actors of 1 or 2 instructions
-  /// (more actors, shorter scripts: more concurrency, more spawns).
-  enum class Shape : std::uint8_t { kSmall, kWide };
+  /// (more actors, shorter scripts: more concurrency, more spawns). kPlain: 3 or 4 actors of 1 to
+  /// 3 reads, writes and updates only (no blocking, no choice, no violation: the programs on which
+  /// optimal DPOR never ends an execution sleep-set blocked).
+  enum class Shape : std::uint8_t { kSmall, kWide, kPlain };
 
   explicit RandomProgram(std::uint64_t seed, Shape shape = Shape::kSmall) { generate(seed, shape); }
 
@@ -204,21 +206,26 @@ class RandomProgram {
 
  private:
   void generate(std::uint64_t seed, Shape shape);
-  Script make_script(Rng& rng, int length, int depth);
+  Script make_script(Rng& rng, int length, int depth, bool plain = false);
 
   std::vector<Script> actors_;    // top-level actors
   std::vector<Script> children_;  // spawned by kSpawn (index = arg)
   bool single_invariant_ = false;
 };
 
-inline RandomProgram::Script RandomProgram::make_script(Rng& rng, int length, int depth) {
+inline RandomProgram::Script RandomProgram::make_script(Rng& rng, int length, int depth,
+                                                        bool plain) {
   Script s;
   std::vector<int> spawned;
   for (int i = 0; i < length; ++i) {
     const auto r = rng.below(100);
     const int var = static_cast<int>(rng.below(kVars));
     const int k = static_cast<int>(rng.below(3)) + 1;
-    if (r < 16) {
+    if (plain) {
+      static constexpr Kind kinds[] = {Kind::kRead,   Kind::kWrite,  Kind::kUpdate,
+                                       Kind::kAddReg, Kind::kSkipIf, Kind::kLocalStep};
+      s.code.push_back({kinds[r % 6], var, k});
+    } else if (r < 16) {
       s.code.push_back({Kind::kRead, var, 0});
     } else if (r < 30) {
       s.code.push_back({Kind::kWrite, var, k});
@@ -270,12 +277,13 @@ inline RandomProgram::Script RandomProgram::make_script(Rng& rng, int length, in
 inline void RandomProgram::generate(std::uint64_t seed, Shape shape) {
   Rng rng(seed);
   const bool wide = shape == Shape::kWide;
-  const int actors = (wide ? 3 : 2) + static_cast<int>(rng.below(2));
+  const bool plain = shape == Shape::kPlain;
+  const int actors = (wide || plain ? 3 : 2) + static_cast<int>(rng.below(2));
   for (int a = 0; a < actors; ++a) {
-    const int longest = wide ? 2 : (actors == 2 ? 3 : 2);
-    actors_.push_back(make_script(rng, 1 + static_cast<int>(rng.below(longest)), 0));
+    const int longest = wide ? 2 : (actors == 2 || plain ? 3 : 2);
+    actors_.push_back(make_script(rng, 1 + static_cast<int>(rng.below(longest)), 0, plain));
   }
-  single_invariant_ = rng.below(2) == 0;
+  single_invariant_ = !plain && rng.below(2) == 0;
 }
 
 inline std::string RandomProgram::describe() const {
