@@ -195,20 +195,20 @@ TEST_CASE("a deadlock is minimised too", "[minimize][deadlock]") {
     auto& b = ex.make<Mutex>(ex, "b");
     const ObjectId o = ex.object("other");
     const ObjectId p = ex.object("private");
-    ex.spawn("T1", [&](Actor& t) {
+    ex.spawn("T1", [&a, &b, o](Actor& t) {
       a.lock(t, "la");
       t.step("work", {write(o)});
       b.lock(t, "lb");
       b.unlock(t, "ub");
       a.unlock(t, "ua");
     });
-    ex.spawn("T2", [&](Actor& t) {
+    ex.spawn("T2", [&a, &b](Actor& t) {
       b.lock(t, "lb");
       a.lock(t, "la");
       a.unlock(t, "ua");
       b.unlock(t, "ub");
     });
-    ex.spawn("T3", [&](Actor& t) {
+    ex.spawn("T3", [p](Actor& t) {
       t.step("w1", {write(p)});
       t.step("w2", {write(p)});
     });
