@@ -223,9 +223,13 @@ void DporStrategy::learn_actors(const SchedulingPoint& point) {
   fresh.for_each([&](ActorId a) {
     spawned_at_[a] = static_cast<std::int32_t>(point.step) - 1;  // -1: before the first step
     known_.insert(a);
-    const auto [it, added] = key_by_name_.try_emplace(
-        std::string(point.names[a]), static_cast<std::uint32_t>(id_of_key_.size()));
-    if (added) id_of_key_.push_back(kNoActor);
+    auto it = key_by_name_.find(point.names[a]);
+    if (it == key_by_name_.end()) {
+      it = key_by_name_
+               .emplace(std::string(point.names[a]), static_cast<std::uint32_t>(id_of_key_.size()))
+               .first;
+      id_of_key_.push_back(kNoActor);
+    }
     key_of_[a] = it->second;
     id_of_key_[it->second] = a;
   });

@@ -38,6 +38,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -198,7 +199,7 @@ class DporStrategy final : public Strategy {
   std::vector<std::int32_t> actor_last_;         // per actor: its latest event, -1 if none
   std::vector<std::int32_t> spawned_at_;         // per actor: the event that spawned it, -1 setup
   ActorSet known_;                               // actors seen alive on the current path
-  std::map<std::string, std::uint32_t> key_by_name_;  // actor name -> key
+  std::map<std::string, std::uint32_t, std::less<>> key_by_name_;  // actor name -> key
   std::vector<std::uint32_t> key_of_;                 // current execution: ActorId -> key
   std::vector<ActorId> id_of_key_;                    // current execution: key -> ActorId
   std::vector<const Op*> last_pending_;               // pending ops at the last scheduling point
