@@ -200,9 +200,9 @@ class DporStrategy final : public Strategy {
   std::vector<std::int32_t> spawned_at_;         // per actor: the event that spawned it, -1 setup
   ActorSet known_;                               // actors seen alive on the current path
   std::map<std::string, std::uint32_t, std::less<>> key_by_name_;  // actor name -> key
-  std::vector<std::uint32_t> key_of_;                 // current execution: ActorId -> key
-  std::vector<ActorId> id_of_key_;                    // current execution: key -> ActorId
-  std::vector<const Op*> last_pending_;               // pending ops at the last scheduling point
+  std::vector<std::uint32_t> key_of_;    // current execution: ActorId -> key
+  std::vector<ActorId> id_of_key_;       // current execution: key -> ActorId
+  std::vector<const Op*> last_pending_;  // pending ops at the last scheduling point
   ActorSet last_alive_;
   std::vector<WakeupNode> wakeup_;          // wakeup tree nodes (a pool)
   std::vector<std::uint32_t> wakeup_free_;  // free slots of wakeup_
