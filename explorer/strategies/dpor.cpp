@@ -167,6 +167,7 @@ bool DporStrategy::begin_execution() {
     full_.assign(kMaxActors, 0);
     first_in_v_.assign(kMaxActors, 0);
     key_of_.assign(kMaxActors, kNil);
+    checked_at_.assign(kMaxActors, -1);
     return true;
   }
   // Backtrack: the deepest node with an alternative left; the nodes below it are finished.
@@ -262,8 +263,8 @@ void DporStrategy::process_event(const Event& ev) {
   // The full clock adds the dependencies: the latest conflicting accesses to each object.
   Clock* full = full_.data();
   std::copy_n(c, width, full);
-  join_dependencies(info.op, full);
-  detect_races(q, info.op, c, full, j);
+  join_dependencies(info.op, full, j);
+  if (first_done_) detect_races(q, info.op, c, full, j, info.prev);
   std::copy_n(full, width, c);
   c[q] = info.index;
   for (const Access& acc : tracked(info.op, all_writes))
@@ -272,7 +273,7 @@ void DporStrategy::process_event(const Event& ev) {
   events_.push_back(info);
 }
 
-void DporStrategy::join_dependencies(const Op& op, Clock* c) const {
+void DporStrategy::join_dependencies(const Op& op, Clock* c, std::uint32_t end) const {
   const std::size_t width = this->width();
   for (const Access& acc : tracked(op, options_.dependency == Dependency::kAllWrites)) {
     const std::vector<ObjAccess>* hist = nullptr;
@@ -284,7 +285,7 @@ void DporStrategy::join_dependencies(const Op& op, Clock* c) const {
       continue;
     for (std::size_t i = hist->size(); i-- > 0;) {
       const ObjAccess& f = (*hist)[i];
-      if (!kinds_conflict(f.kind, acc.kind)) continue;
+      if (f.event >= end || !kinds_conflict(f.kind, acc.kind)) continue;
       const Clock* fc = clock(static_cast<std::int32_t>(f.event));
       for (std::size_t a = 0; a < width; ++a)
         c[a] = std::max(c[a], fc[a]);
@@ -294,13 +295,13 @@ void DporStrategy::join_dependencies(const Op& op, Clock* c) const {
 }
 
 void DporStrategy::detect_races(ActorId actor, const Op& op, const Clock* before, const Clock* full,
-                                std::uint32_t end) {
+                                std::uint32_t end, std::int32_t prev) {
   candidates_.clear();
   for (const Access& acc : tracked(op, options_.dependency == Dependency::kAllWrites)) {
     const std::vector<ObjAccess>& hist = history(acc.object);
     for (std::size_t i = hist.size(); i-- > 0;) {
       const ObjAccess& f = hist[i];
-      if (!kinds_conflict(f.kind, acc.kind)) continue;
+      if (f.event >= end || !kinds_conflict(f.kind, acc.kind)) continue;
       const bool excl = exclusive(f.kind);
       const EventInfo& fe = events_[f.event];
       if (fe.actor == actor || happens_before(f.event, before)) {
@@ -326,12 +327,12 @@ void DporStrategy::detect_races(ActorId actor, const Op& op, const Clock* before
       if (y == x || !happens_before(e, clock(static_cast<std::int32_t>(later)))) continue;
       // The operation is the actor's pending one at that state (no step of the actor since) and
       // it was runnable there.
-      subsumed = actor_last_[actor] < static_cast<std::int32_t>(later) &&
+      subsumed = prev < static_cast<std::int32_t>(later) &&
                  path_[event_node_[later]].enabled.contains(actor);
     }
     if (subsumed) continue;
     ++races_;
-    reverse(e, actor, op, full, end);
+    reverse(e, actor, op, full, end, prev);
   }
 }
 
@@ -345,7 +346,7 @@ const Op* DporStrategy::op_at(ActorId actor, std::uint32_t at) const {
   return nullptr;
 }
 
-std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool certain) const {
+std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool commuting) const {
   for (std::size_t k = 0; k < v_.size(); ++k) {
     if (consumed_[k] || v_[k].actor != key) continue;
     // Its first step in v: a weak initial iff nothing left before it happens before it.
@@ -354,13 +355,10 @@ std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool 
     return static_cast<std::ptrdiff_t>(k);
   }
   // Not in v: a weak initial iff it commutes with all of v (then running it first changes nothing
-  // for v). Only for steps known to be runnable (a blocked one covers nothing). And only while
-  // every wakeup sequence is complete and no execution was cut short: the argument is that the
-  // covering exploration, which runs that step first, goes on to run v after it, which an
-  // exploration stopped by a violation does not (see end_execution), nor one that followed a
-  // truncated sequence and then chose freely. Otherwise only steps in v cover it, as in
-  // source-DPOR.
-  if (!certain || cut_seen_ || truncated_seen_) return -1;
+  // for v). The argument is that the exploration that runs this step first goes on to run v after
+  // it, which holds in the setting optimal DPOR is proven for (see optimal()); elsewhere only steps
+  // in v count, as in source-DPOR.
+  if (!commuting) return -1;
   for (std::size_t k = 0; k < v_.size(); ++k)
     if (!consumed_[k] && dependent(op, *v_[k].op)) return -1;
   return static_cast<std::ptrdiff_t>(v_.size());
@@ -376,7 +374,7 @@ std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool 
 // some weak initials may be missed (then a redundant sequence is added), none is invented (which
 // could wrongly count v as covered).
 void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, const Clock* full,
-                           std::uint32_t end) {
+                           std::uint32_t end, std::int32_t prev) {
   Node& node = path_[event_node_[earlier]];
   v_.clear();
   for (std::uint32_t t = earlier + 1; t < end; ++t) {
@@ -390,6 +388,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   // If `op` is a first step of v, it must have been runnable there (a wait the earlier step made
   // true, say, could not run before it): otherwise the race cannot be reversed.
   const std::ptrdiff_t own = weak_initial(key_of_[actor], op, false);
+  const bool commuting = optimal();
   const bool op_first = own == static_cast<std::ptrdiff_t>(v_.size()) - 1;
   if (op_first && !node.enabled.contains(actor)) return;
 
@@ -402,8 +401,15 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     // The sleeper's operation at that state. For `actor` itself, with no step since, it is `op`
     // (its pending pointer may already show the operation after `op`).
     const Op* o = op_at(s, earlier);
-    if (s == actor && (actor_last_[actor] <= static_cast<std::int32_t>(earlier))) o = &op;
-    if (o != nullptr && weak_initial(key_of_[s], *o, true) >= 0) covered = true;
+    if (s == actor) {
+      // its steps between `earlier` and `op`, if any; else `op` itself (its pending pointer may
+      // already show a later operation)
+      o = &op;
+      for (std::int32_t e = prev; e > static_cast<std::int32_t>(earlier);
+           e = events_[static_cast<std::size_t>(e)].prev)
+        o = &events_[static_cast<std::size_t>(e)].op;
+    }
+    if (o != nullptr && weak_initial(key_of_[s], *o, commuting) >= 0) covered = true;
   });
   if (covered) return;
 
@@ -414,7 +420,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     std::uint32_t matched = kNil;
     std::ptrdiff_t m = -1;
     for (; w != kNil; w = wakeup_[w].sibling) {
-      m = weak_initial(wakeup_[w].actor, wakeup_[w].op, wakeup_[w].certain);
+      m = weak_initial(wakeup_[w].actor, wakeup_[w].op, commuting && wakeup_[w].certain);
       if (m >= 0) {
         matched = w;
         break;
@@ -428,7 +434,16 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   }
 
   // Append what is left of v as a new last branch. It ends at a step that made a choice (what
-  // follows depends on the value, which is explored in full anyway) or at the length limit.
+  // follows depends on the value, which is explored in full anyway), at the length limit, or after
+  // its first step when the wakeup trees are at their memory bound.
+  std::size_t limit = options_.max_wakeup_length;
+  const std::size_t live = wakeup_.size() - wakeup_free_.size();
+  const std::size_t depth = std::max({max_depth_, path_.size(), std::size_t{1}});
+  if (options_.wakeup_steps_per_step != 0 && live >= options_.wakeup_steps_per_step * depth &&
+      v_.size() > 1) {
+    limit = 1;
+    ++bounded_;
+  }
   std::uint32_t head = kNil;
   std::uint32_t tail = kNil;
   std::size_t length = 0;
@@ -446,11 +461,11 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
       wakeup_[tail].child = w;
     tail = w;
     ++length;
-    if (st.choice || length == options_.max_wakeup_length) {
+    if (st.choice || length == limit) {
       // Steps of v are left out: the exploration after this branch is free, so the branch covers
       // v only in the weaker sense of source-DPOR (see weak_initial).
       for (std::size_t rest = k + 1; rest < v_.size(); ++rest)
-        if (!consumed_[rest]) truncated_seen_ = true;
+        if (!consumed_[rest]) wn.truncated = truncated_seen_ = true;
       break;
     }
   }
@@ -467,6 +482,44 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     }
   }
   ++inserted_;
+  peak_wakeup_ = std::max(peak_wakeup_, wakeup_.size() - wakeup_free_.size());
+}
+
+// A blocked operation races with the steps that keep it blocked, or that blocked it: the latest
+// conflicting steps at this state. Those may no longer be the latest when it finally runs (another
+// step may unblock it, and the race with that one need not be reversible), so it is checked here,
+// at every new state where it is blocked and something it conflicts with has happened since (as
+// Flanagan and Godefroid's DPOR checks the next step of every process, enabled or not).
+// Race detection for operation `op`, pending for `actor` at the state after the first `end` events.
+void DporStrategy::pending_races(ActorId actor, const Op& op, std::uint32_t end) {
+  std::int32_t prev = actor_last_[actor];
+  while (prev >= static_cast<std::int32_t>(end))
+    prev = events_[static_cast<std::size_t>(prev)].prev;
+  std::fill(scratch_.begin(), scratch_.end(), 0u);
+  const std::int32_t from = prev >= 0 ? prev : spawned_at_[actor];
+  if (from >= 0) std::copy_n(clock(from), width(), scratch_.data());
+  std::copy_n(scratch_.data(), kMaxActors, full_.data());
+  join_dependencies(op, full_.data(), end);
+  detect_races(actor, op, scratch_.data(), full_.data(), end, prev);
+}
+
+void DporStrategy::check_blocked(const SchedulingPoint& point) {
+  const auto end = static_cast<std::uint32_t>(point.step);
+  point.alive.minus(point.enabled).for_each([&](ActorId a) {
+    const Op& op = *point.pending[a];
+    std::int32_t from = checked_at_[a];
+    const bool fresh = from < 0 || from > static_cast<std::int32_t>(end) || actor_last_[a] >= from;
+    bool touched = fresh;
+    for (std::uint32_t t = fresh ? end : static_cast<std::uint32_t>(from); t < end && !touched; ++t)
+      touched = dependent(events_[t].op, op);
+    if (!touched) return;
+    checked_at_[a] = static_cast<std::int32_t>(end);
+    if (!first_done_) {  // the first execution's races are detected at its end
+      deferred_.push_back(Deferred{a, end, op});
+      return;
+    }
+    pending_races(a, op, end);
+  });
 }
 
 void DporStrategy::compute_child_sleep(Node& node, const SchedulingPoint& point) const {
@@ -499,6 +552,12 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
     ++depth_;
     return n.chosen;
   }
+
+  check_blocked(point);
+  if (!blocking_seen_)
+    point.alive.for_each([&](ActorId a) {
+      if (blocking(*point.pending[a])) blocking_seen_ = true;
+    });
 
   Node n;
   n.kind = Decision::Kind::kActor;
@@ -568,6 +627,28 @@ void DporStrategy::end_execution(const ExecutionRecord& record) {
                        std::to_string(depth_) + " decisions where the same decisions took " +
                        std::to_string(path_.size()) + " before");
   if (path_.size() > max_depth_) max_depth_ = path_.size();
+  if (!first_done_) {
+    // The first execution decides whether optimal DPOR's weak initials apply (see optimal()); its
+    // races are detected now, in order, each against the steps before it.
+    first_done_ = true;
+    std::size_t d = 0;
+    for (std::uint32_t j = 0; j <= events_.size(); ++j) {
+      for (; d < deferred_.size() && deferred_[d].end == j; ++d)
+        pending_races(deferred_[d].actor, deferred_[d].op, j);
+      if (j == events_.size()) break;
+      const EventInfo& e = events_[j];
+      std::fill(scratch_.begin(), scratch_.end(), 0u);
+      if (e.prev >= 0) std::copy_n(clock(e.prev), width(), scratch_.data());
+      if (e.hb_pred >= 0) {
+        const Clock* h = clock(e.hb_pred);
+        for (std::size_t a = 0; a < width(); ++a)
+          scratch_[a] = std::max(scratch_[a], h[a]);
+      }
+      const Op op = e.op;  // reverse() may not touch events_, but keep the copy simple
+      detect_races(e.actor, op, scratch_.data(), clock(static_cast<std::int32_t>(j)), j, e.prev);
+    }
+    deferred_.clear();
+  }
 
   // An execution cut short leaves operations pending that could have run earlier: they race too.
   // (The pointers of the last scheduling point still name each actor's announced operation.)
@@ -585,31 +666,34 @@ void DporStrategy::end_execution(const ExecutionRecord& record) {
       end > 0;
   last_alive_.for_each([&](ActorId a) {
     if (a >= last_pending_.size()) return;
+    const Op& op = *last_pending_[a];
+    pending_races(a, op, end);
     std::fill(scratch_.begin(), scratch_.end(), 0u);
     const std::int32_t from = actor_last_[a] >= 0 ? actor_last_[a] : spawned_at_[a];
     if (from >= 0) std::copy_n(clock(from), width(), scratch_.data());
-    const Op& op = *last_pending_[a];
-    std::copy_n(scratch_.data(), kMaxActors, full_.data());
-    join_dependencies(op, full_.data());
-    detect_races(a, op, scratch_.data(), full_.data(), end);
     if (stopped && events_[end - 1].actor != a && !happens_before(end - 1, scratch_.data())) {
       // v is just the pending operation, the start of what the actor would have done. (A step that
       // commutes with it would not cover the rest: weak initials need a step in v from now on.)
       ++races_;
-      reverse(end - 1, a, op, full_.data(), end);
+      std::copy_n(scratch_.data(), kMaxActors, full_.data());
+      join_dependencies(op, full_.data(), end);
+      reverse(end - 1, a, op, full_.data(), end, actor_last_[a]);
     }
   });
 }
 
 Coverage DporStrategy::coverage() const {
   if (!exhausted_) return {false, "DPOR stopped before the end of the search"};
+  const std::string how = optimal() ? "optimal DPOR" : "DPOR with sleep sets and wakeup sequences";
   if (options_.dependency == Dependency::kAllWrites)
     return {true,
             "every interleaving up to the order of independent steps, with every two "
-            "state-changing steps dependent (DPOR with sleep sets)"};
+            "state-changing steps dependent (" +
+                how + ")"};
   return {true,
           "every interleaving up to the order of independent steps: one execution per "
-          "Mazurkiewicz trace (DPOR with sleep sets)"};
+          "Mazurkiewicz trace (" +
+              how + ")"};
 }
 
 std::string DporStrategy::abandon_reason() const {

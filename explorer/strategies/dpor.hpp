@@ -9,8 +9,11 @@
 // that could have run the other way round) and records, at the state before the first of the two,
 // the sequence of steps that reverses the race (a wakeup sequence, kept in that state's wakeup
 // tree). Sleep sets stop it from running two equivalent executions. An execution that can only
-// continue into already-covered territory is abandoned as "sleep-set blocked" (Stats::blocked);
-// with wakeup trees this happens only around blocking operations and choices.
+// continue into already-covered territory is abandoned as "sleep-set blocked" (Stats::blocked).
+// Optimal DPOR's "weak initials" (a step that commutes with a whole reversal covers it) are used
+// only where they are sound (see optimal()): then no execution is blocked. Elsewhere (blocking
+// operations, choices, explorations past a violation) coverage is source-DPOR's, still guided by
+// the wakeup sequences: one complete execution per trace, some blocked ones.
 //
 // What it promises: the complete executions it runs are pairwise inequivalent, and every trace of
 // the program has one of them as its representative. So final states, deadlocks, final checks,
@@ -24,14 +27,15 @@
 // Blocking: a race is reversed only towards an operation that could have run at the earlier state.
 // A lock release and a later acquisition of the same lock are never runnable together, so an
 // acquisition races with the acquisition before (the release between them does not order them).
-// Operations still pending when an execution ends early (deadlock, violation, step bound) take part
-// in race detection, and a violating step races with every pending operation (it stopped them).
+// A blocked operation takes part in race detection at every state where it is blocked, operations
+// still pending when an execution ends early (deadlock, violation, step bound) too, and a violating
+// step races with every pending operation (it stopped them).
 // choose(n) is local: every value is explored; a wakeup sequence ends at a step that made a choice
 // (the exploration after it is free).
 //
 // Memory: one node per decision and one event record (with a vector clock) per step of the current
-// execution, plus the wakeup trees of the nodes on the current path; nothing is kept per explored
-// execution.
+// execution, plus the wakeup trees of the nodes on the current path, which hold reversals still to
+// explore and are bounded by Options::wakeup_steps_per_step times the depth.
 #pragma once
 
 #include "explorer/strategy.hpp"
@@ -63,6 +67,13 @@ class DporStrategy final : public Strategy {
     /// first step of each reversal is recorded, the rest is explored freely (more executions end
     /// sleep-set blocked). Any value is sound; it exists to test that.
     std::size_t max_wakeup_length = 0;
+    /// Memory bound of the wakeup trees: at most this many wakeup steps (72 bytes each) per step
+    /// of the deepest execution (0: unbounded). Wakeup trees can hold a large part of the search's
+    /// frontier (lastzero(15): 160 000 steps, 3 500 per step of depth); past the bound, new
+    /// sequences keep only their first step and the search continues as source-DPOR, which is
+    /// sound and keeps memory proportional to the depth, at the price of sleep-set blocked
+    /// executions.
+    std::size_t wakeup_steps_per_step = 4096;
   };
 
   DporStrategy() = default;
@@ -89,6 +100,9 @@ class DporStrategy final : public Strategy {
   std::uint64_t dropped_certain() const { return dropped_certain_; }
   /// Deepest path (decisions).
   std::size_t max_depth() const { return max_depth_; }
+  /// Most wakeup tree steps held at once, and how many sequences the memory bound truncated.
+  std::size_t peak_wakeup_steps() const { return peak_wakeup_; }
+  std::uint64_t bounded_sequences() const { return bounded_; }
 
  private:
   using Clock = std::uint32_t;  // per-actor step count in a vector clock
@@ -115,7 +129,8 @@ class DporStrategy final : public Strategy {
   // follow spawn order, which a reordered sequence may change.
   struct WakeupNode {
     std::uint32_t actor = kNil;
-    bool certain = true;  // known to be runnable when reached (false: a blocking operation)
+    bool certain = true;     // known to be runnable when reached (false: a blocking operation)
+    bool truncated = false;  // the sequence was cut after this step
     Op op;
     std::uint32_t child = kNil;
     std::uint32_t sibling = kNil;
@@ -165,20 +180,33 @@ class DporStrategy final : public Strategy {
   void learn_actors(const SchedulingPoint& point);
   void process_event(const Event& ev);
   // Joins into `c` the clocks of the latest accesses that conflict with `op`.
-  void join_dependencies(const Op& op, Clock* c) const;
+  void join_dependencies(const Op& op, Clock* c, std::uint32_t end) const;
   // Race detection for `op` of `actor` placed after the first `end` events: `before` is the clock
-  // of its actor's state (program order, spawn/join edge), `full` adds its dependencies.
+  // of its actor's state (program order, spawn/join edge), `full` adds its dependencies, `prev` is
+  // the actor's last event before it.
   void detect_races(ActorId actor, const Op& op, const Clock* before, const Clock* full,
-                    std::uint32_t end);
+                    std::uint32_t end, std::int32_t prev);
   // Records the reversal of the race between event `earlier` and `op` of `actor`.
   void reverse(std::uint32_t earlier, ActorId actor, const Op& op, const Clock* full,
-               std::uint32_t end);
+               std::uint32_t end, std::int32_t prev);
+  // Race detection for `op`, pending for `actor` after the first `end` events.
+  void pending_races(ActorId actor, const Op& op, std::uint32_t end);
   // The operation `actor` was about to perform at the state before event `at`.
   const Op* op_at(ActorId actor, std::uint32_t at) const;
   // Index in v_ of the step by which the actor with key `key` (about to perform `op`) is a weak
   // initial of what is left of v_, v_.size() if it is one without a step in v_, -1 if not.
-  std::ptrdiff_t weak_initial(std::uint32_t key, const Op& op, bool certain) const;
+  // `commuting`: a step not in v counts if it commutes with all of v.
+  std::ptrdiff_t weak_initial(std::uint32_t key, const Op& op, bool commuting) const;
   void compute_child_sleep(Node& node, const SchedulingPoint& point) const;
+  // Race detection for the operations blocked at a new state (see dpor.cpp).
+  void check_blocked(const SchedulingPoint& point);
+  // Whether a step that commutes with a whole reversal sequence covers it (weak initials of optimal
+  // DPOR). Only in the setting optimal DPOR is proven for: no blocking operation (the random tests
+  // found counterexamples with reader-writer locks), complete wakeup sequences, and executions that
+  // run to their end. The first execution decides; a blocking operation or a cut seen later turns
+  // it off for the rest of the search. Otherwise a reversal is covered only by a step in it, as in
+  // source-DPOR, still guided by wakeup sequences.
+  bool optimal() const { return first_done_ && !blocking_seen_ && !cut_seen_ && !truncated_seen_; }
   std::uint32_t new_wakeup_node();
   void free_wakeup_subtree(std::uint32_t w);
   // Takes the first runnable child of a wakeup tree list; drops the ones that cannot run.
@@ -198,7 +226,14 @@ class DporStrategy final : public Strategy {
   std::vector<ObjAccess> ghost_;                 // kAllWrites: every state-changing step
   std::vector<std::int32_t> actor_last_;         // per actor: its latest event, -1 if none
   std::vector<std::int32_t> spawned_at_;         // per actor: the event that spawned it, -1 setup
-  ActorSet known_;                               // actors seen alive on the current path
+  std::vector<std::int32_t> checked_at_;  // per actor: events when its blocked op was last checked
+  struct Deferred {
+    ActorId actor;
+    std::uint32_t end;
+    Op op;
+  };
+  std::vector<Deferred> deferred_;  // first execution: blocked operations to check at its end
+  ActorSet known_;                  // actors seen alive on the current path
   std::map<std::string, std::uint32_t, std::less<>> key_by_name_;  // actor name -> key
   std::vector<std::uint32_t> key_of_;    // current execution: ActorId -> key
   std::vector<ActorId> id_of_key_;       // current execution: key -> ActorId
@@ -216,16 +251,21 @@ class DporStrategy final : public Strategy {
   std::uint64_t inserted_ = 0;
   std::uint64_t dropped_ = 0;
   std::uint64_t dropped_certain_ = 0;
+  std::uint64_t bounded_ = 0;
+  std::size_t peak_wakeup_ = 0;
   std::size_t max_depth_ = 0;
   bool started_ = false;
   bool exhausted_ = false;
   bool blocked_ = false;
   // An execution was stopped by a violation, an actor failure or the step bound: from then on a
-  // weak initial must have a step in the sequence (the search goes on past a violation only when
-  // asked to; until then wakeup trees are optimal).
+  // weak initial must have a step in the sequence everywhere (the search goes on past a violation
+  // only when asked to; until then wakeup trees are optimal).
   bool cut_seen_ = false;
-  // A wakeup sequence was truncated (at a step that made a choice, or at max_wakeup_length): from
-  // then on, too, a weak initial must have a step in the sequence.
+  // A blocking operation (lock acquisition, wait, join) was announced somewhere in the search.
+  bool blocking_seen_ = false;
+  bool first_done_ = false;  // the first execution is over
+  // A wakeup sequence was truncated (at a step that made a choice, at max_wakeup_length, or by the
+  // memory bound): from then on, too, a weak initial must have a step in the sequence.
   bool truncated_seen_ = false;
 };
 

@@ -196,7 +196,9 @@ class RandomProgram {
   /// (more actors, shorter scripts: more concurrency, more spawns). kPlain: 3 or 4 actors of 1 to
   /// 3 reads, writes and updates only (no blocking, no choice, no violation: the programs on which
   /// optimal DPOR never ends an execution sleep-set blocked).
-  enum class Shape : std::uint8_t { kSmall, kWide, kPlain };
+  /// kLocks: 3 or 4 actors that each touch a shared variable and take the reader-writer lock
+  /// (mostly shared) or a mutex: many readers around few writers.
+  enum class Shape : std::uint8_t { kSmall, kWide, kPlain, kLocks };
 
   explicit RandomProgram(std::uint64_t seed, Shape shape = Shape::kSmall) { generate(seed, shape); }
 
@@ -276,6 +278,32 @@ inline RandomProgram::Script RandomProgram::make_script(Rng& rng, int length, in
 
 inline void RandomProgram::generate(std::uint64_t seed, Shape shape) {
   Rng rng(seed);
+  if (shape == Shape::kLocks) {
+    const int actors = 3 + static_cast<int>(rng.below(2));
+    for (int a = 0; a < actors; ++a) {
+      Script sc;
+      const int var = static_cast<int>(rng.below(2));
+      const auto r = rng.below(6);
+      if (r < 4) sc.code.push_back({r < 2 ? Kind::kWrite : Kind::kRead, var, 1});
+      const auto lock = rng.below(8);
+      if (lock < 5) {
+        sc.code.push_back({Kind::kRLock, 0, 0});
+        if (rng.below(2) == 0) sc.code.push_back({Kind::kRead, 2, 0});
+        sc.code.push_back({Kind::kRUnlock, 0, 0});
+      } else if (lock < 7) {
+        sc.code.push_back({Kind::kWLock, 0, 0});
+        if (rng.below(2) == 0) sc.code.push_back({Kind::kUpdate, 2, 1});
+        sc.code.push_back({Kind::kWUnlock, 0, 0});
+      } else {
+        sc.code.push_back({Kind::kLock, 0, 0});
+        sc.code.push_back({Kind::kUpdate, var, 1});
+        sc.code.push_back({Kind::kUnlock, 0, 0});
+      }
+      if (rng.below(3) == 0) sc.code.push_back({Kind::kUpdate, 1 - var, 2});
+      actors_.push_back(sc);
+    }
+    return;
+  }
   const bool wide = shape == Shape::kWide;
   const bool plain = shape == Shape::kPlain;
   const int actors = (wide || plain ? 3 : 2) + static_cast<int>(rng.below(2));
