@@ -145,13 +145,30 @@ std::uint32_t DporStrategy::take_pending(std::uint32_t& list, ActorSet enabled, 
     node.sibling = kNil;
     const ActorId id = id_of_key_[node.actor];
     const bool runnable = id != kNoActor && enabled.contains(id) &&
-                          (point == nullptr || same_op(*point->pending[id], node.op));
+                          (point == nullptr || same_op(*point->pending[id], ops_[node.op]));
     if (runnable && !covered.contains(id)) return w;
     ++dropped_;
     if (!runnable && node.certain) ++dropped_certain_;
     free_wakeup_subtree(w);
   }
   return kNil;
+}
+
+std::size_t DporStrategy::OpHash::operator()(const Op& op) const {
+  std::size_t h = std::hash<std::string_view>()(op.label);
+  for (const Access& a : op)
+    h = h * 1000003u ^ (static_cast<std::size_t>(a.object) << 4 | static_cast<std::size_t>(a.kind));
+  return h;
+}
+
+bool DporStrategy::OpEqual::operator()(const Op& a, const Op& b) const {
+  return same_op(a, b);
+}
+
+std::uint32_t DporStrategy::intern(const Op& op) {
+  const auto [it, added] = op_ids_.try_emplace(op, static_cast<std::uint32_t>(ops_.size()));
+  if (added) ops_.push_back(op);
+  return it->second;
 }
 
 bool DporStrategy::begin_execution() {
@@ -420,7 +437,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     std::uint32_t matched = kNil;
     std::ptrdiff_t m = -1;
     for (; w != kNil; w = wakeup_[w].sibling) {
-      m = weak_initial(wakeup_[w].actor, wakeup_[w].op, commuting && wakeup_[w].certain);
+      m = weak_initial(wakeup_[w].actor, ops_[wakeup_[w].op], commuting && wakeup_[w].certain);
       if (m >= 0) {
         matched = w;
         break;
@@ -453,7 +470,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     const std::uint32_t w = new_wakeup_node();
     WakeupNode& wn = wakeup_[w];
     wn.actor = st.actor;  // a key: stable whatever order actors are spawned in
-    wn.op = *st.op;
+    wn.op = intern(*st.op);
     wn.certain = st.event != kNil || !blocking(*st.op) || (op_first && length == 0);
     if (tail == kNil)
       head = w;

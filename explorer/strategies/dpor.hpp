@@ -45,6 +45,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace interleave {
@@ -67,7 +68,7 @@ class DporStrategy final : public Strategy {
     /// first step of each reversal is recorded, the rest is explored freely (more executions end
     /// sleep-set blocked). Any value is sound; it exists to test that.
     std::size_t max_wakeup_length = 0;
-    /// Memory bound of the wakeup trees: at most this many wakeup steps (72 bytes each) per step
+    /// Memory bound of the wakeup trees: at most this many wakeup steps (20 bytes each) per step
     /// of the deepest execution (0: unbounded). Wakeup trees can hold a large part of the search's
     /// frontier (lastzero(15): 160 000 steps, 3 500 per step of depth); past the bound, new
     /// sequences keep only their first step and the search continues as source-DPOR, which is
@@ -129,9 +130,9 @@ class DporStrategy final : public Strategy {
   // follow spawn order, which a reordered sequence may change.
   struct WakeupNode {
     std::uint32_t actor = kNil;
-    bool certain = true;     // known to be runnable when reached (false: a blocking operation)
-    bool truncated = false;  // the sequence was cut after this step
-    Op op;
+    std::uint32_t op = kNil;  // in ops_ (interned: a program has few distinct operations)
+    bool certain = true;      // known to be runnable when reached (false: a blocking operation)
+    bool truncated = false;   // the sequence was cut after this step
     std::uint32_t child = kNil;
     std::uint32_t sibling = kNil;
   };
@@ -239,6 +240,15 @@ class DporStrategy final : public Strategy {
   std::vector<ActorId> id_of_key_;       // current execution: key -> ActorId
   std::vector<const Op*> last_pending_;  // pending ops at the last scheduling point
   ActorSet last_alive_;
+  struct OpHash {
+    std::size_t operator()(const Op& op) const;
+  };
+  struct OpEqual {
+    bool operator()(const Op& a, const Op& b) const;
+  };
+  std::uint32_t intern(const Op& op);
+  std::vector<Op> ops_;  // interned operations
+  std::unordered_map<Op, std::uint32_t, OpHash, OpEqual> op_ids_;
   std::vector<WakeupNode> wakeup_;          // wakeup tree nodes (a pool)
   std::vector<std::uint32_t> wakeup_free_;  // free slots of wakeup_
   std::vector<Clock> scratch_;              // a clock for pending operations
