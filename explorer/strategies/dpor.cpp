@@ -415,12 +415,11 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   bool covered = false;
   sleep.for_each([&](ActorId s) {
     if (covered) return;
-    // The sleeper's operation at that state. For `actor` itself, with no step since, it is `op`
-    // (its pending pointer may already show the operation after `op`).
+    // The sleeper's operation at that state.
     const Op* o = op_at(s, earlier);
     if (s == actor) {
-      // its steps between `earlier` and `op`, if any; else `op` itself (its pending pointer may
-      // already show a later operation)
+      // Its first step between `earlier` and `op`, if any; else `op` itself (its pending pointer
+      // may already show a later operation).
       o = &op;
       for (std::int32_t e = prev; e > static_cast<std::int32_t>(earlier);
            e = events_[static_cast<std::size_t>(e)].prev)
@@ -482,7 +481,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
       // Steps of v are left out: the exploration after this branch is free, so the branch covers
       // v only in the weaker sense of source-DPOR (see weak_initial).
       for (std::size_t rest = k + 1; rest < v_.size(); ++rest)
-        if (!consumed_[rest]) wn.truncated = truncated_seen_ = true;
+        if (!consumed_[rest]) truncated_seen_ = true;
       break;
     }
   }

@@ -132,7 +132,6 @@ class DporStrategy final : public Strategy {
     std::uint32_t actor = kNil;
     std::uint32_t op = kNil;  // in ops_ (interned: a program has few distinct operations)
     bool certain = true;      // known to be runnable when reached (false: a blocking operation)
-    bool truncated = false;   // the sequence was cut after this step
     std::uint32_t child = kNil;
     std::uint32_t sibling = kNil;
   };
