@@ -1,5 +1,6 @@
 #include "explorer/explorer.hpp"
 
+#include "explorer/minimize.hpp"
 #include "explorer/strategies/replay.hpp"
 
 #include <chrono>
@@ -217,6 +218,11 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
       ++stats.violations[violation->invariant];
       if (!reported.contains(violation->invariant)) {
         reported.insert(violation->invariant);
+        if (options_.minimize)
+          schedule = minimize(program_, schedule, violation->invariant,
+                              MinimizeOptions{options_.minimize_budget, options_.max_steps,
+                                              options_.stack_size})
+                         .schedule;
         result.counterexamples.push_back(make_counterexample(schedule, violation->invariant));
         if (options_.on_counterexample) {
           stats.elapsed_seconds = elapsed();

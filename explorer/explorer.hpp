@@ -105,6 +105,11 @@ struct ExploreOptions {
   /// Called every `progress_interval` executions with the stats so far.
   std::function<void(const Stats&)> on_progress;
   std::uint64_t progress_interval = 4096;
+  /// Minimise each counterexample before it is reported (and before on_counterexample): the same
+  /// property violated with the fewest preemptions, then the fewest steps (explorer/minimize.hpp).
+  bool minimize = true;
+  /// Executions minimisation may run per counterexample for its preemption-bounded searches.
+  std::uint64_t minimize_budget = 20'000;
 };
 
 class Explorer {

@@ -9,47 +9,15 @@
 // Usage: bench_explorer [steps_per_actor=40] [executions=200000]
 #include "explorer/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
+#include "tests/bench/bench_util.hpp"
 
-#include <sys/resource.h>
-#include <boost/context/fiber.hpp>
-
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
 using namespace interleave;
-namespace ctx = boost::context;
-using Clock = std::chrono::steady_clock;
+using namespace interleave::bench;
 
 namespace {
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-long peak_rss_kib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;
-}
-
-double bare_round_trip_ns(std::uint64_t n) {
-  std::uint64_t counter = 0;
-  ctx::fiber f{[&counter](ctx::fiber&& back) {
-    for (;;) {
-      ++counter;
-      back = std::move(back).resume();
-    }
-    return std::move(back);
-  }};
-  f = std::move(f).resume();  // warm up
-  const auto t = Clock::now();
-  for (std::uint64_t i = 0; i < n; ++i)
-    f = std::move(f).resume();
-  const double s = seconds_since(t);
-  if (counter != n + 1) std::abort();
-  return s * 1e9 / static_cast<double>(n);
-}
 
 Program two_actors(int steps) {
   return [steps](Execution& ex) {
