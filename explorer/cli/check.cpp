@@ -114,10 +114,31 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
        "Seed of seeded strategies (random)")
       ->type_name("N")
       ->check(CLI::NonNegativeNumber.description(""));
+  c->add_option_function<std::uint32_t>(
+       "--max-preemptions", [&a](const std::uint32_t& v) { a.overrides.max_preemptions = v; },
+       "preemption-bound: the largest bound, 0 to 1000 (bounds 0..N are searched in turn)")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber.description(""))
+      ->check(CLI::Range(std::uint32_t{0}, std::uint32_t{1000}).description(""));
+  c->add_option_function<std::uint32_t>(
+       "--pct-depth", [&a](const std::uint32_t& v) { a.overrides.pct_depth = v; },
+       "pct: the bug depth d, 1 to 1000 (d - 1 priority change points)")
+      ->type_name("D")
+      ->check(CLI::NonNegativeNumber.description(""))
+      ->check(CLI::Range(std::uint32_t{1}, std::uint32_t{1000}).description(""));
+  c->add_option_function<std::uint32_t>(
+       "--pct-steps", [&a](const std::uint32_t& v) { a.overrides.pct_steps = v; },
+       "pct: the steps the change points fall in (0: learned from the first executions)")
+      ->type_name("K")
+      ->check(CLI::NonNegativeNumber.description(""))
+      ->check(CLI::Range(std::uint32_t{0}, std::uint32_t{100'000'000}).description(""));
   c->add_option("--out", a.out_dir, "Directory for counterexample traces (default: out)")
       ->type_name("DIR");
   c->add_flag("--all-violations", a.overrides.all_violations,
               "Keep exploring after a violation: one counterexample per violated invariant");
+  c->add_flag("--no-minimize", a.overrides.no_minimize,
+              "Report counterexamples as found, without minimising them (fewest preemptions, "
+              "then fewest steps)");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   c->footer(

@@ -20,7 +20,11 @@ ExplorationSettings apply_overrides(ExplorationSettings s, const ExplorationOver
   if (o.max_executions) s.max_executions = *o.max_executions;
   if (o.max_steps) s.max_steps = *o.max_steps;
   if (o.time_budget_seconds) s.time_budget_seconds = *o.time_budget_seconds;
+  if (o.max_preemptions) s.max_preemptions = *o.max_preemptions;
+  if (o.pct_depth) s.pct_depth = *o.pct_depth;
+  if (o.pct_steps) s.pct_steps = *o.pct_steps;
   if (o.all_violations) s.all_violations = true;
+  if (o.no_minimize) s.minimize = false;
   return s;
 }
 
@@ -29,6 +33,9 @@ std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings)
   spec.name = settings.strategy;
   spec.seed = settings.seed;
   if (settings.max_executions != 0) spec.executions = settings.max_executions;
+  spec.max_preemptions = settings.max_preemptions;
+  spec.pct_depth = settings.pct_depth;
+  spec.pct_steps = settings.pct_steps;
   try {
     return make_strategy(spec);
   } catch (const std::invalid_argument& e) {
@@ -42,6 +49,7 @@ ExploreOptions explore_options_for(const ExplorationSettings& settings) {
   o.max_executions = settings.max_executions;
   o.time_budget_seconds = settings.time_budget_seconds;
   o.stop_on_first_violation = !settings.all_violations;
+  o.minimize = settings.minimize;
   return o;
 }
 

@@ -25,7 +25,11 @@ struct ExplorationOverrides {
   std::optional<std::uint64_t> max_executions;
   std::optional<std::uint64_t> max_steps;
   std::optional<double> time_budget_seconds;
+  std::optional<std::uint32_t> max_preemptions;
+  std::optional<std::uint32_t> pct_depth;
+  std::optional<std::uint32_t> pct_steps;
   bool all_violations = false;  ///< true switches it on; false keeps the scenario's
+  bool no_minimize = false;     ///< true switches minimisation off; false keeps the scenario's
 };
 
 ExplorationSettings apply_overrides(ExplorationSettings settings, const ExplorationOverrides& o);

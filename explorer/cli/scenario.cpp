@@ -17,10 +17,13 @@ namespace {
 const std::vector<std::string> kEnvelopeKeys = {"$schema", "name",        "description",
                                                 "model",   "exploration", "expect"};
 const std::vector<std::string> kExplorationKeys = {
-    "strategy", "seed", "max_executions", "max_steps", "time_budget_seconds", "all_violations"};
+    "strategy",       "seed",     "max_executions",  "max_steps", "time_budget_seconds",
+    "all_violations", "minimize", "max_preemptions", "pct_depth", "pct_steps"};
 const std::vector<std::string> kVerdicts = {"holds", "violation", "incomplete"};
 
 constexpr std::uint64_t kMaxSteps = 100'000'000;
+constexpr std::uint64_t kMaxPreemptions = 1000;
+constexpr std::uint64_t kMaxPctDepth = 1000;
 constexpr double kMaxSeconds = 1e7;  // about 4 months
 
 std::string quoted_list(const std::vector<std::string>& items) {
@@ -93,7 +96,11 @@ json to_json(const ExplorationSettings& s) {
               {"max_executions", s.max_executions},
               {"max_steps", s.max_steps},
               {"time_budget_seconds", s.time_budget_seconds},
-              {"all_violations", s.all_violations}};
+              {"all_violations", s.all_violations},
+              {"minimize", s.minimize},
+              {"max_preemptions", s.max_preemptions},
+              {"pct_depth", s.pct_depth},
+              {"pct_steps", s.pct_steps}};
 }
 
 ExplorationSettings exploration_from_json(const JsonReader& r,
@@ -107,6 +114,11 @@ ExplorationSettings exploration_from_json(const JsonReader& r,
   s.max_steps = r.uint_or("max_steps", s.max_steps, 1, kMaxSteps);
   s.time_budget_seconds = r.number_or("time_budget_seconds", s.time_budget_seconds, 0, kMaxSeconds);
   s.all_violations = r.bool_or("all_violations", s.all_violations);
+  s.minimize = r.bool_or("minimize", s.minimize);
+  s.max_preemptions = static_cast<std::uint32_t>(
+      r.uint_or("max_preemptions", s.max_preemptions, 0, kMaxPreemptions));
+  s.pct_depth = static_cast<std::uint32_t>(r.uint_or("pct_depth", s.pct_depth, 1, kMaxPctDepth));
+  s.pct_steps = static_cast<std::uint32_t>(r.uint_or("pct_steps", s.pct_steps, 0, kMaxSteps));
   return s;
 }
 

@@ -28,6 +28,11 @@ struct ExplorationSettings {
   std::uint64_t max_steps = ExploreOptions{}.max_steps;  ///< steps per execution
   double time_budget_seconds = 0;                        ///< 0: unlimited
   bool all_violations = false;  ///< keep exploring: one counterexample per violated invariant
+  /// Minimise each counterexample (fewest preemptions, then fewest steps) before reporting it.
+  bool minimize = ExploreOptions{}.minimize;
+  std::uint32_t max_preemptions = StrategySpec{}.max_preemptions;  ///< preemption-bound
+  std::uint32_t pct_depth = StrategySpec{}.pct_depth;              ///< pct: bug depth d
+  std::uint32_t pct_steps = StrategySpec{}.pct_steps;              ///< pct: k (0: learned)
 
   friend bool operator==(const ExplorationSettings&, const ExplorationSettings&) = default;
 };

@@ -31,7 +31,8 @@ TEST_CASE("check: a lost update is a violation, printed and written as a trace",
   CHECK(r.code == 1);
   CHECK(r.err.empty());
   // DFS: the first execution runs W0 then W1 (no loss); the second, W0 R, W1 R, W0 W, W1 W,
-  // loses W0's update. Both workers read 0, so the end-of-execution check fails.
+  // loses W0's update (2 preemptions). Minimised, it becomes W0 R, W1 R, W1 W, W0 W (1
+  // preemption). Both workers read 0, so the end-of-execution check fails.
   const std::string trace = tmp / "out/counter-racy.counter-total.trace.json";
   CHECK(r.out ==
         "counter-racy: violation (counter == total)\n"
@@ -39,8 +40,8 @@ TEST_CASE("check: a lost update is a violation, printed and written as a trace",
         "expected 2\n"
         "    #0  W0  R  read counter = 0\n"
         "    #1  W1  R  read counter = 0\n"
-        "    #2  W0  W  write counter = 1\n"
-        "    #3  W1  W  write counter = 1\n"
+        "    #2  W1  W  write counter = 1\n"
+        "    #3  W0  W  write counter = 1\n"
         "  counterexample: " +
             trace +
             "\n"
@@ -61,8 +62,10 @@ TEST_CASE("check: a lost update is a violation, printed and written as a trace",
   CHECK(doc.counterexample.state == json{{"counter", 1}, {"lock", "free"}});
   CHECK(doc.stats.executions == 2);
   CHECK(doc.stats.violations == std::map<std::string, std::uint64_t>{{"counter == total", 1}});
+  CHECK(doc.counterexample.preemptions == 1);
   CHECK(doc.options == json::parse(R"({"strategy":"dfs","seed":0,"max_executions":0,
-      "max_steps":10000,"time_budget_seconds":0.0,"all_violations":false})"));
+      "max_steps":10000,"time_budget_seconds":0.0,"all_violations":false,"minimize":true,
+      "max_preemptions":2,"pct_depth":3,"pct_steps":0})"));
 }
 
 TEST_CASE("check: a locked counter holds over all 6 interleavings of critical sections",
@@ -170,9 +173,39 @@ TEST_CASE("check --json: a machine-readable summary, exit code included", "[chec
              {"message", "counter is 1, expected 2"},
              {"step", 4},
              {"actor", ""},
-             {"preemptions", 2},
+             {"preemptions", 1},
              {"steps", 4},
              {"trace", tmp / "out/counter-racy.counter-total.trace.json"}});
+}
+
+TEST_CASE("check: strategy parameters and minimisation from the command line", "[check]") {
+  TempDir tmp;
+  const auto trace = [&tmp](const std::string& dir) {
+    return reports::read_trace_file(tmp / (dir + "/counter-racy.counter-total.trace.json"));
+  };
+  // Without minimisation: the counterexample as DFS found it, with 2 preemptions.
+  auto r = run_cli({"check", test_scenario("racy.json"), "--out", tmp / "raw", "--no-minimize"});
+  CHECK(r.code == 1);
+  CHECK(trace("raw").counterexample.preemptions == 2);
+  CHECK(trace("raw").options["minimize"] == false);
+  // Preemption bounding: the lost update needs one preemption.
+  r = run_cli({"check", test_scenario("racy.json"), "--out", tmp / "pb0", "--strategy",
+               "preemption-bound", "--max-preemptions", "0", "--quiet"});
+  CHECK(r.code == 3);
+  r = run_cli({"check", test_scenario("racy.json"), "--out", tmp / "pb1", "--strategy",
+               "preemption-bound", "--max-preemptions", "1", "--quiet"});
+  CHECK(r.code == 1);
+  CHECK(trace("pb1").strategy == "preemption-bound");
+  CHECK(trace("pb1").options["max_preemptions"] == 1);
+  // PCT: seeded, its parameters recorded in the trace.
+  r = run_cli({"check", test_scenario("racy.json"), "--out", tmp / "pct", "--strategy", "pct",
+               "--seed", "4", "--pct-depth", "2", "--pct-steps", "4", "--max-executions", "200"});
+  CHECK(r.code == 1);
+  CHECK(trace("pct").options["pct_depth"] == 2);
+  CHECK(trace("pct").options["pct_steps"] == 4);
+  CHECK(trace("pct").options["seed"] == 4);
+  for (const char* bad : {"--pct-depth=0", "--max-preemptions=-1", "--pct-steps=x"})
+    CHECK(run_cli({"check", test_scenario("racy.json"), bad}).code == 2);
 }
 
 TEST_CASE("check: several scenarios, the exit code of the worst verdict", "[check]") {

@@ -49,8 +49,8 @@ TEST_CASE("replay: every counterexample the tests produce reproduces", "[replay]
             "#3): counter is 1, expected 2\n"
             "    #0  W0  R  read counter = 0\n"
             "    #1  W1  R  read counter = 0\n"
-            "    #2  W0  W  write counter = 1\n"
-            "    #3  W1  W  write counter = 1\n"
+            "    #2  W1  W  write counter = 1\n"
+            "    #3  W0  W  write counter = 1\n"
             "result: the violation reproduces: 'counter == total' violated at the end of the "
             "execution (after step #3): counter is 1, expected 2\n");
   const auto quiet = run_cli({"replay", t.deadlock, "--quiet"});

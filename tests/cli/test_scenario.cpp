@@ -33,7 +33,8 @@ const char* const kValid = R"({
   "model": "counter",
   "counter": {"workers": 2},
   "exploration": {"strategy": "dfs", "seed": 0, "max_executions": 0, "max_steps": 50,
-                  "time_budget_seconds": 1.5, "all_violations": true},
+                  "time_budget_seconds": 1.5, "all_violations": true, "minimize": false,
+                  "max_preemptions": 3, "pct_depth": 4, "pct_steps": 100},
   "expect": {"verdict": "violation", "invariants": ["counter == total", "deadlock"],
              "reached": ["both inside"]}
 })";
@@ -50,6 +51,10 @@ TEST_CASE("a valid scenario is read with every envelope key", "[scenario]") {
   CHECK(s.exploration.max_steps == 50);
   CHECK(s.exploration.time_budget_seconds == 1.5);
   CHECK(s.exploration.all_violations);
+  CHECK(!s.exploration.minimize);
+  CHECK(s.exploration.max_preemptions == 3);
+  CHECK(s.exploration.pct_depth == 4);
+  CHECK(s.exploration.pct_steps == 100);
   REQUIRE(s.expect);
   CHECK(s.expect->verdict == Verdict::kViolation);
   CHECK(s.expect->invariants == std::vector<std::string>{"counter == total", "deadlock"});
@@ -105,13 +110,17 @@ TEST_CASE("the envelope: unknown keys, wrong types, out of range", "[scenario][e
                         "exploration": {"max_executions": -1}})") ==
         "/exploration/max_executions: must be between 0 and 18446744073709551615, got -1");
   CHECK(check_error(R"({"name": "a", "model": "counter", "counter": {},
+                        "exploration": {"pct_depth": 0}})") ==
+        "/exploration/pct_depth: must be between 1 and 1000, got 0");
+  CHECK(check_error(R"({"name": "a", "model": "counter", "counter": {},
                         "exploration": {"time_budget_seconds": "10s"}})") ==
         "/exploration/time_budget_seconds: expected a number, got a string");
   CHECK(check_error(R"({"name": "a", "model": "counter", "counter": {},
                         "exploration": {"all_violation": true}})") ==
         "/exploration/all_violation: unknown key 'all_violation' (did you mean "
         "'all_violations'?); known keys: 'strategy', 'seed', 'max_executions', 'max_steps', "
-        "'time_budget_seconds', 'all_violations'");
+        "'time_budget_seconds', 'all_violations', 'minimize', 'max_preemptions', 'pct_depth', "
+        "'pct_steps'");
 }
 
 TEST_CASE("the model's sections: errors come from the driver, with the path",

@@ -71,7 +71,7 @@ TEST_CASE("a trace document has every documented key", "[trace]") {
   CHECK(j["format_version"] == 1);
   CHECK(j["scenario_hash"] == reports::scenario_hash(j["scenario"]));
   CHECK(j["schedule"] == json::parse(R"({"format_version":1,"seed":0,
-                                          "steps":["W0","W1","W0","W1"]})"));
+                                          "steps":["W0","W1","W1","W0"]})"));
   CHECK(j["steps"][1] == json::parse(R"({"index":1,"actor":"W1","label":"R",
       "accesses":[{"object":"counter","access":"read"}],"what":"read counter = 0"})"));
   CHECK(j["violation"] == json::parse(R"({"invariant":"counter == total",
