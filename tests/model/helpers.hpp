@@ -3,6 +3,7 @@
 
 #include "explorer/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
+#include "explorer/strategies/factory.hpp"
 #include "explorer/strategies/random.hpp"
 #include "model/config.hpp"
 #include "model/world.hpp"
@@ -36,15 +37,16 @@ inline ClientConfig client(const std::string& name, int frontend = 0, int tables
   return c;
 }
 
-/// Exhaustive DFS of the world.
+/// Exhaustive exploration of the world under `strategy` (DPOR, the engine's default, unless told).
 inline ExplorationResult explore(const WorldConfig& w, bool stop_on_first = true,
-                                 std::uint64_t max_executions = 0) {
+                                 std::uint64_t max_executions = 0,
+                                 const std::string& strategy = StrategySpec{}.name) {
   ExploreOptions o;
   o.stop_on_first_violation = stop_on_first;
   o.max_executions = max_executions;
   Explorer ex(make_program(w), o);
-  DfsStrategy dfs;
-  return ex.explore(dfs);
+  auto s = make_strategy(StrategySpec{strategy});
+  return ex.explore(*s);
 }
 
 }  // namespace interleave::model::test
