@@ -1,0 +1,75 @@
+// The shipped scenarios through the real binary: the gate passes on scenarios/, and every
+// counterexample it writes, rendered as text, equals its golden copy in tests/golden/. When the
+// model changes, the failure shows the diff; `scripts/regen-golden` rewrites the golden files
+// (review `git diff tests/golden` before committing them).
+#include "tests/cli/helpers.hpp"
+
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+using namespace interleave;
+using namespace interleave::test;
+
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// Runs `command` with the source directory as the working directory (so that the scenario paths
+/// recorded in the traces are the relative ones the golden files show); returns its exit code.
+int run_in_source(const std::string& command) {
+  const std::string cmd = "cd " + quote(INTERLEAVE_SOURCE_DIR) + " && " + command;
+  const int status = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+TEST_CASE("golden: the shipped scenarios pass the gate and their counterexamples match tests/golden",
+          "[golden][gate]") {
+  TempDir tmp;
+  const std::string bin = quote(INTERLEAVE_BINARY);
+  const int gate = run_in_source(bin + " gate scenarios --report " + quote(tmp / "report") +
+                                 " --junit " + quote(tmp / "gate.xml") + " >" +
+                                 quote(tmp / "gate.txt") + " 2>&1");
+  INFO(read_file(tmp / "gate.txt"));
+  REQUIRE(gate == 0);
+
+  const std::filesystem::path golden = std::filesystem::path(INTERLEAVE_SOURCE_DIR) / "tests/golden";
+  std::set<std::string> produced, expected;
+  for (const auto& f : list_dir(tmp / "report"))
+    if (f.ends_with(".trace.json")) produced.insert(f.substr(0, f.size() - 11));
+  for (const auto& f : list_dir(golden.string()))
+    if (f.ends_with(".txt")) expected.insert(f.substr(0, f.size() - 4));
+  INFO("counterexamples the gate wrote and golden files must be the same set; regenerate with "
+       "scripts/regen-golden");
+  CHECK(produced == expected);
+  CHECK(produced.size() >= 10);
+
+  for (const auto& name : produced) {
+    if (!expected.count(name)) continue;
+    const std::string text = tmp / (name + ".txt");
+    const std::string trace = tmp / ("report/" + name + ".trace.json");
+    REQUIRE(run_in_source(bin + " show " + quote(trace) + " --format text >" + quote(text)) == 0);
+    const std::string want = (golden / (name + ".txt")).string();
+    const std::string got = read_file(text);
+    if (got != read_file(want)) {
+      const std::string diff = tmp / (name + ".diff");
+      std::system(("diff -u " + quote(want) + " " + quote(text) + " >" + quote(diff)).c_str());
+      FAIL_CHECK(name << " differs from tests/golden/" << name
+                      << ".txt (scripts/regen-golden rewrites it):\n"
+                      << read_file(diff));
+    }
+  }
+}
