@@ -66,30 +66,6 @@ Explorer::~Explorer() = default;
 
 namespace {
 
-// Counts preemptions while delegating to a replay: a switch away from an actor that could go on.
-class CountingReplay final : public Strategy {
- public:
-  explicit CountingReplay(Schedule s) : inner_(std::move(s)) {}
-  std::string name() const override { return inner_.name(); }
-  bool begin_execution() override { return inner_.begin_execution(); }
-  ActorId next_actor(const SchedulingPoint& p) override {
-    const ActorId a = inner_.next_actor(p);
-    if (a != kNoActor && p.previous != kNoActor && a != p.previous &&
-        p.enabled.contains(p.previous))
-      ++preemptions;
-    return a;
-  }
-  std::optional<std::uint32_t> next_choice(const ChoicePoint& p) override {
-    return inner_.next_choice(p);
-  }
-  void end_execution(const ExecutionRecord& r) override { inner_.end_execution(r); }
-  Coverage coverage() const override { return inner_.coverage(); }
-  std::string abandon_reason() const override { return inner_.abandon_reason(); }
-
-  ReplayStrategy inner_;
-  std::uint64_t preemptions = 0;
-};
-
 std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffers& b) {
   std::vector<TraceStep> steps;
   steps.reserve(b.trace.size());
@@ -110,7 +86,8 @@ std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffer
 }  // namespace
 
 ReplayReport Explorer::replay(const Schedule& schedule) {
-  CountingReplay strategy(schedule);
+  ReplayStrategy replay(schedule);
+  PreemptionCounter strategy(replay);
   strategy.begin_execution();
   Execution ex(*pool_, buffers_, ExecutionOptions{options_.max_steps, /*tracing=*/true});
   program_(ex);
@@ -119,10 +96,10 @@ ReplayReport Explorer::replay(const Schedule& schedule) {
   r.violation = ex.violation();
   r.steps = readable_steps(ex, buffers_);
   r.state = ex.final_state();
-  r.preemptions = strategy.preemptions;
-  r.consumed = strategy.inner_.consumed();
-  r.diverged = strategy.inner_.diverged();
-  r.exhausted = strategy.inner_.exhausted();
+  r.preemptions = strategy.preemptions();
+  r.consumed = replay.consumed();
+  r.diverged = replay.diverged();
+  r.exhausted = replay.exhausted();
   if (r.outcome == Outcome::kAbandoned) r.reason = ex.abandon_reason();
   return r;
 }

@@ -25,36 +25,6 @@ struct Run {
   }
 };
 
-// Wraps a strategy: counts preemptions (a switch away from an actor that could go on, as
-// Explorer::replay counts them) and keeps the actor names.
-class Recorder final : public Strategy {
- public:
-  explicit Recorder(Strategy& inner) : inner_(inner) {}
-  std::string name() const override { return inner_.name(); }
-  bool begin_execution() override {
-    preemptions = 0;
-    return inner_.begin_execution();
-  }
-  ActorId next_actor(const SchedulingPoint& p) override {
-    const ActorId a = inner_.next_actor(p);
-    if (a != kNoActor && p.previous != kNoActor && a != p.previous &&
-        p.enabled.contains(p.previous))
-      ++preemptions;
-    return a;
-  }
-  std::optional<std::uint32_t> next_choice(const ChoicePoint& p) override {
-    return inner_.next_choice(p);
-  }
-  void end_execution(const ExecutionRecord& r) override { inner_.end_execution(r); }
-  Coverage coverage() const override { return inner_.coverage(); }
-  std::string abandon_reason() const override { return inner_.abandon_reason(); }
-
-  std::uint64_t preemptions = 0;
-
- private:
-  Strategy& inner_;
-};
-
 class Minimizer {
  public:
   Minimizer(const Program& program, const MinimizeOptions& options)
@@ -62,8 +32,7 @@ class Minimizer {
 
   // Runs one execution under `strategy` (which must have begun it).
   Run run(Strategy& strategy) {
-    Recorder recorder(strategy);
-    recorder.preemptions = 0;
+    PreemptionCounter recorder(strategy);
     Run r;
     {
       Execution ex(pool_, buffers_, ExecutionOptions{options_.max_steps, false});
@@ -76,7 +45,7 @@ class Minimizer {
     ++executions;
     r.trace = buffers_.trace;
     r.decisions = buffers_.decisions;
-    r.preemptions = recorder.preemptions;
+    r.preemptions = recorder.preemptions();
     for (const Decision& d : r.decisions)
       r.schedule.steps.push_back(d.kind == Decision::Kind::kActor
                                      ? ScheduleEntry::run(r.names[d.value])

@@ -99,4 +99,41 @@ class Strategy {
   virtual std::string abandon_reason() const { return "abandoned by the strategy"; }
 };
 
+/// Whether running `chosen` at `point` is a preemption (CHESS): a switch away from an actor that
+/// could have gone on. Switching when the previous actor blocked or finished is free.
+inline bool is_preemption(const SchedulingPoint& point, ActorId chosen) {
+  return chosen != kNoActor && point.previous != kNoActor && chosen != point.previous &&
+         point.enabled.contains(point.previous);
+}
+
+/// Runs `inner` unchanged and counts the preemptions of the current execution (reset by
+/// begin_execution()).
+class PreemptionCounter final : public Strategy {
+ public:
+  explicit PreemptionCounter(Strategy& inner) : inner_(inner) {}
+  std::string name() const override { return inner_.name(); }
+  bool begin_execution() override {
+    preemptions_ = 0;
+    return inner_.begin_execution();
+  }
+  ActorId next_actor(const SchedulingPoint& point) override {
+    const ActorId a = inner_.next_actor(point);
+    if (is_preemption(point, a)) ++preemptions_;
+    return a;
+  }
+  std::optional<std::uint32_t> next_choice(const ChoicePoint& point) override {
+    return inner_.next_choice(point);
+  }
+  void end_execution(const ExecutionRecord& record) override { inner_.end_execution(record); }
+  Coverage coverage() const override { return inner_.coverage(); }
+  std::uint64_t execution_seed() const override { return inner_.execution_seed(); }
+  std::string abandon_reason() const override { return inner_.abandon_reason(); }
+
+  std::uint64_t preemptions() const { return preemptions_; }
+
+ private:
+  Strategy& inner_;
+  std::uint64_t preemptions_ = 0;
+};
+
 }  // namespace interleave
