@@ -36,24 +36,27 @@ int run_in_source(const std::string& command) {
 
 }  // namespace
 
-TEST_CASE("golden: the shipped scenarios pass the gate and their counterexamples match tests/golden",
-          "[golden][gate]") {
+TEST_CASE(
+    "golden: the shipped scenarios pass the gate and their counterexamples match tests/golden",
+    "[golden][gate]") {
   TempDir tmp;
   const std::string bin = quote(INTERLEAVE_BINARY);
-  const int gate = run_in_source(bin + " gate scenarios --report " + quote(tmp / "report") +
-                                 " --junit " + quote(tmp / "gate.xml") + " >" +
-                                 quote(tmp / "gate.txt") + " 2>&1");
+  const int gate =
+      run_in_source(bin + " gate scenarios --report " + quote(tmp / "report") + " --junit " +
+                    quote(tmp / "gate.xml") + " >" + quote(tmp / "gate.txt") + " 2>&1");
   INFO(read_file(tmp / "gate.txt"));
   REQUIRE(gate == 0);
 
-  const std::filesystem::path golden = std::filesystem::path(INTERLEAVE_SOURCE_DIR) / "tests/golden";
+  const std::filesystem::path golden =
+      std::filesystem::path(INTERLEAVE_SOURCE_DIR) / "tests/golden";
   std::set<std::string> produced, expected;
   for (const auto& f : list_dir(tmp / "report"))
     if (f.ends_with(".trace.json")) produced.insert(f.substr(0, f.size() - 11));
   for (const auto& f : list_dir(golden.string()))
     if (f.ends_with(".txt")) expected.insert(f.substr(0, f.size() - 4));
-  INFO("counterexamples the gate wrote and golden files must be the same set; regenerate with "
-       "scripts/regen-golden");
+  INFO(
+      "counterexamples the gate wrote and golden files must be the same set; regenerate with "
+      "scripts/regen-golden");
   CHECK(produced == expected);
   CHECK(produced.size() >= 10);
 
