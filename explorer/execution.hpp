@@ -132,7 +132,7 @@ class Actor {
 
   Actor(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn);
   void set_pending(Label label, std::initializer_list<Access> accesses) {
-    if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 4 accesses");
+    if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
     pending_.label = label;
     pending_.count = 0;
     for (const Access& acc : accesses)

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,7 @@ struct TableInfo {
   int id = 0;
   std::string name;
   std::string session;
+  std::string key;                // its CAT object's key (World::table_key)
   bool added_to_manager = false;  // its E2c (or atomic add) ran: its creation finished
   int drop_infos = 0;             // DropInfo entries journaled for it
   std::size_t e2a_step = 0;       // step of the E2a that made its session's entry (true time)
@@ -99,10 +101,37 @@ class World {
  public:
   World(Execution& ex, const WorldConfig& cfg) : ex_(ex), cfg_(cfg) {
     const int fes = cfg.cluster.frontends;
-    cat_id_ = ex.object("CAT");
+    // The objects are fine-grained so that DPOR's dependency relation is precise (docs/model.md,
+    // "Declared objects"): one CAT object per table and one TTM_L row per session, each known
+    // from the config and registered here, plus the key set of TTM_L.
+    for (std::size_t t = 0; t < cfg.actors.task_runs.size(); ++t) {
+      const TaskRunConfig& tc = cfg.actors.task_runs[t];
+      for (int attempt = 1; attempt <= 1 + tc.retries; ++attempt) {
+        const std::string session = tc.name + "#" + std::to_string(attempt);
+        ttm_row_id_.emplace(session, ex.object("TTM_L[" + session + "]"));
+        cat_table_id_.emplace(session, ex.object("CAT[" + session + "]"));
+        session_tables_[session].push_back(session);
+      }
+    }
+    for (const auto& cc : cfg.actors.clients) {
+      ttm_row_id_.emplace(cc.name, ex.object("TTM_L[" + cc.name + "]"));
+      for (int k = 1; k <= cc.temp_tables; ++k) {
+        const std::string table = client_table_name(cc.name, k);
+        cat_table_id_.emplace(table, ex.object("CAT[" + table + "]"));
+        session_tables_[cc.name].push_back(table);
+      }
+    }
+    ttm_keys_id_ = ex.object("TTM_L.keys");
+    task_ids_id_ = ex.object("CAT.ids");
+    client_ids_id_ = ex.object("CAT.client_ids");
+    // J is read only by the replayers of followers with clients: without one, no step observes
+    // the journal and appends to it commute (J is then not declared at all).
+    for (const auto& cc : cfg.actors.clients)
+      journal_read_ = journal_read_ || cc.frontend != 0;
     journal_id_ = ex.object("J");
     for (int f = 0; f < fes; ++f) {
-      ttm_id_.push_back(ex.object(f == 0 ? std::string("TTM_L") : "TTM_" + frontend_name(f)));
+      // A follower's replayed TTM_f: only its key set is observed by others (C2, U4b).
+      ttm_id_.push_back(f == 0 ? kNoObject : ex.object("TTM_" + frontend_name(f)));
       cs_id_.push_back(ex.object("CS_" + frontend_name(f)));
       clock_id_.push_back(ex.object("clock_" + frontend_name(f)));
       auto it = cfg.cluster.clock_offsets.find(f);
@@ -115,12 +144,17 @@ class World {
     sync_id_ = ex.object("SYNC");
     for (const auto& t : cfg.actors.task_runs) {
       runctx_id_.push_back(ex.object("runCtx(" + t.name + ")"));
+      progress_id_.push_back(ex.object("progress(" + t.name + ")"));
       future_id_.push_back(ex.object("future(" + t.name + ")"));
       coord_id_.push_back(ex.object("coord(" + t.name + ")"));
       tasks_.emplace_back();
     }
+    // A CN's schema cache, one object per table (a lookup reads and fills one table's entry).
+    sch_id_.resize(static_cast<std::size_t>(cfg.cluster.compute_nodes));
     for (int c = 0; c < cfg.cluster.compute_nodes; ++c)
-      sch_id_.push_back(ex.object("SCH_" + compute_node_name(c)));
+      for (const auto& [key, id] : cat_table_id_)
+        sch_id_[static_cast<std::size_t>(c)].emplace(
+            key, ex.object("SCH_" + compute_node_name(c) + "[" + key + "]"));
     sch_.resize(static_cast<std::size_t>(cfg.cluster.compute_nodes));
     next_table_id_ = kFirstTableId;
     next_client_table_id_ = kFirstClientTableId;
@@ -153,6 +187,26 @@ class World {
   }
   bool in_cat(int table) const { return cat_.count(table) != 0; }
 
+  // ---- declared objects ----
+  static std::string client_table_name(const std::string& client, int k) {
+    return "tmp_" + client + "_" + std::to_string(k);
+  }
+  /// The table's key: its session for a staging table (one per attempt), its name for a client's.
+  static std::string table_key(const std::string& session, const std::string& name) {
+    return name.empty() ? session : name;
+  }
+  ObjectId cat_obj(const std::string& key) const { return cat_table_id_.at(key); }
+  ObjectId cat_obj(int table) const { return cat_table_id_.at(tables_.at(table).key); }
+  ObjectId ttm_row(const std::string& session) const { return ttm_row_id_.at(session); }
+  static void add(Op& op, Access acc) {
+    if (op.count == Op::kMaxAccesses) throw std::logic_error("too many accesses in one step");
+    op.accesses[op.count++] = acc;
+  }
+  /// An append to J: declared only when a replayer reads J.
+  void append_journal(Op& op) const {
+    if (journal_read_) add(op, read_modify_write(journal_id_));
+  }
+
   std::string owner_text(const std::string& session) const;
   std::string table_text(int table) const;
   bool owner_live(const std::string& session) const { return owners_.at(session).live; }
@@ -184,8 +238,18 @@ class World {
   const WorldConfig& cfg_;
 
   // object ids
-  ObjectId cat_id_, journal_id_, pend_id_, run_id_, sync_id_;
-  std::vector<ObjectId> ttm_id_, cs_id_, clock_id_, runctx_id_, future_id_, coord_id_, sch_id_;
+  ObjectId journal_id_, pend_id_, run_id_, sync_id_;
+  ObjectId ttm_keys_id_;                  // TTM_L.keys: the sessions of TTM_L
+  ObjectId task_ids_id_, client_ids_id_;  // the table id counters (ids follow creation order)
+  std::vector<ObjectId> ttm_id_, cs_id_, clock_id_, runctx_id_, future_id_, coord_id_;
+  // progress(t): the ghost progress of t's current attempt (staged at E2, finalized at E6, killed
+  // at K), observed by the coverage goals of C3 and C4.
+  std::vector<ObjectId> progress_id_;
+  std::vector<std::map<std::string, ObjectId>> sch_id_;  // SCH_cn[k], per CN and table key
+  std::map<std::string, ObjectId> ttm_row_id_;    // TTM_L[s]: the entry of session s (or none)
+  std::map<std::string, ObjectId> cat_table_id_;  // CAT[k]: table k is in CAT (k: table key)
+  std::map<std::string, std::vector<std::string>> session_tables_;  // keys of a session's tables
+  bool journal_read_ = false;                                       // some replayer reads J
 
   // CAT: the leader's catalog (temporary tables only), by table id
   std::set<int> cat_;
@@ -395,7 +459,8 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
         return s + "]";
       });
       for (int t : runs) {
-        a.step("C3", {read(runctx_id_[static_cast<std::size_t>(t)])});
+        a.step("C3", {read(runctx_id_[static_cast<std::size_t>(t)]),
+                      read(progress_id_[static_cast<std::size_t>(t)])});
         const std::string& s = task(t).session;
         if (s.empty()) {
           note(a, [&] { return "runCtx of " + task_cfg(t).name + " is null: no session added"; });
@@ -417,7 +482,13 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
   if (pol.liveness.client_sessions) {
     for (int f = 0; f < cfg_.cluster.frontends; ++f) {
       const auto fi = static_cast<std::size_t>(f);
-      a.step("C2", {read(cs_id_[fi]), read(ttm_id_[fi])});
+      // listSessions(f) reads CS_f and, for each of its sessions (only clients of f ever are),
+      // whether TTM_f has it; on a follower also whether TTM_L has it (a coverage goal).
+      Op c2("C2", {read(cs_id_[fi])});
+      if (f != 0) add(c2, read(ttm_id_[fi]));
+      for (const auto& cc : cfg_.actors.clients)
+        if (cc.frontend == f) add(c2, read(ttm_row(cc.name)));
+      a.step(c2);
       const bool may_fail = !sweep && std::find(cfg_.cluster.unreachable_frontends.begin(),
                                                 cfg_.cluster.unreachable_frontends.end(),
                                                 f) != cfg_.cluster.unreachable_frontends.end();
@@ -456,7 +527,21 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
   }
   if (has_task_liveness() && pol.task_run_snapshot == TaskRunSnapshot::kAfterStartTime) c3();
 
-  a.step("C4", {read(ttm_id_[0])});
+  // The snapshot reads TTM_L's keys and their createTimes (fixed when a key is added). The
+  // coverage goals below also observe the owners of the snapshotted sessions. A snapshotted
+  // session's E2a came before (TTM_L.keys), hence its owner's E1, E2 and U2; what can still
+  // change is a run's E6 or K (progress(t); E7 and a retry's E1 follow E6) and a client's U4a
+  // (CS_f).
+  Op c4("C4", {read(ttm_keys_id_)});
+  for (ObjectId id : progress_id_)
+    add(c4, read(id));
+  for (int f = 0; f < cfg_.cluster.frontends; ++f) {
+    bool has_clients = false;
+    for (const auto& cc : cfg_.actors.clients)
+      has_clients = has_clients || cc.frontend == f;
+    if (has_clients) add(c4, read(cs_id_[static_cast<std::size_t>(f)]));
+  }
+  a.step(c4);
   std::vector<std::pair<std::string, Tick>> snapshot;
   for (const auto& [s, e] : ttm_l_)
     snapshot.emplace_back(s, entries_[e].create_time);
@@ -498,7 +583,7 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
 // D1..D4 for one session: by the cleaner, or by CLEAN TEMPORARY TABLE ON SESSION (U4b).
 void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
                           std::size_t pass_start, int pass) {
-  a.step("D1", {read(ttm_id_[0])});
+  a.step("D1", {read(ttm_row(session))});
   std::vector<int> tables;
   if (TtmEntry* e = ttm_entry(session)) tables.assign(e->tables.begin(), e->tables.end());
   note(a, [&] {
@@ -510,7 +595,8 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
     return s + "]";
   });
   for (int id : tables) {
-    Op d2("D2", {read_modify_write(cat_id_), read_modify_write(journal_id_)});
+    Op d2("D2", {read_modify_write(cat_obj(id))});
+    append_journal(d2);
     owner_reads(d2, session);
     a.step(d2);
     TableInfo& info = tables_.at(id);
@@ -538,14 +624,18 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
         if (info.e2a_step > pass_start) a.cover(goal::kDroppedTableCreatedAfterStart);
       }
     }
-    a.step("D3", {read_modify_write(ttm_id_[0])});
+    a.step("D3", {read_modify_write(ttm_row(session))});
     if (TtmEntry* e = ttm_entry(session)) e->tables.erase(id);
     note(a, [&] {
       return "drop temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
              "], table name[" + info.name + "]";
     });
   }
-  a.step("D4", {read_modify_write(ttm_id_[0]), read(cat_id_)});
+  // Removes the key; its check reads CAT for every table the entry may hold (the session's).
+  Op d4("D4", {read_modify_write(ttm_row(session)), read_modify_write(ttm_keys_id_)});
+  for (const std::string& key : session_tables_.at(session))
+    add(d4, read(cat_obj(key)));
+  a.step(d4);
   auto it = ttm_l_.find(session);
   if (it != ttm_l_.end()) {
     TtmEntry& e = entries_[it->second];
@@ -576,7 +666,8 @@ void World::dispatcher(Actor& a) {
     note(a, [&] { return "start the executor of task run " + task_cfg(t).name; });
   };
   auto journal_running = [&](int t) {
-    a.step("S2b", {read_modify_write(journal_id_)});
+    // A TaskRunState entry: no replayer reads those (it skips them), so J is not declared.
+    a.step("S2b", {});
     journal_.push_back({JournalKind::kTaskRunState, -1, ""});
     note(a, [&] { return "journal task run " + task_cfg(t).name + ": PENDING -> RUNNING"; });
   };
@@ -610,8 +701,7 @@ void World::dispatcher(Actor& a) {
   }
   for (int t : dispatched) {
     const auto ti = static_cast<std::size_t>(t);
-    a.wait_until("S1",
-                 {read(future_id_[ti]), read_modify_write(run_id_), read_modify_write(journal_id_)},
+    a.wait_until("S1", {read(future_id_[ti]), read_modify_write(run_id_)},
                  [this, t] { return task(t).future != Future::kPending; });
     if (run_.erase(t) != 0) {
       journal_.push_back({JournalKind::kTaskRunState, -1, ""});
@@ -628,7 +718,7 @@ void World::killer(Actor& a, int t) {
   const auto ti = static_cast<std::size_t>(t);
   a.wait_until("K",
                {read_modify_write(run_id_), read_modify_write(future_id_[ti]),
-                read_modify_write(runctx_id_[ti])},
+                read_modify_write(runctx_id_[ti]), read_modify_write(progress_id_[ti])},
                [this, t] { return run_.count(t) != 0 || task(t).future != Future::kPending; });
   TaskRun& tr = task(t);
   if (tr.future != Future::kPending) {
@@ -666,7 +756,13 @@ void World::sync_caller(Actor& a, int t) {
 
 int World::create_table(Actor& a, Label label, const std::string& session, const std::string& name,
                         int session_fe) {
-  a.step(label, {read_modify_write(cat_id_), read_modify_write(journal_id_)});
+  Op op(label, {read_modify_write(cat_obj(table_key(session, name))),
+                read_modify_write(name.empty() ? task_ids_id_ : client_ids_id_)});
+  append_journal(op);
+  // A staging table: its owner's progress (staged) is observed through progress(t).
+  if (name.empty())
+    add(op, read_modify_write(progress_id_[static_cast<std::size_t>(owners_.at(session).index)]));
+  a.step(op);
   int& next = name.empty() ? next_table_id_ : next_client_table_id_;
   const int id = next;
   next += kTableIdStride;
@@ -674,6 +770,7 @@ int World::create_table(Actor& a, Label label, const std::string& session, const
   info.id = id;
   info.name = name.empty() ? "hierarchy_" + std::to_string(kMillisBase + id) : name;
   info.session = session;
+  info.key = table_key(session, name);
   tables_.emplace(id, info);
   cat_.insert(id);
   journal_.push_back({JournalKind::kCreateTable, id, session});
@@ -697,7 +794,17 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
   const int clock_fe =
       cfg_.policy.create_time_clock == CreateTimeClock::kSessionFrontend ? session_fe : 0;
   const ObjectId clock = clock_id_[static_cast<std::size_t>(clock_fe)];
+  const ObjectId row = ttm_row(session);
   TableInfo& info = tables_.at(table);
+  // computeIfAbsent may add the session's key (declared whether or not it does). Its true time
+  // (created_step) is compared with C1's by a coverage goal: with another FE's clock it also
+  // reads the leader's, so that C1 and it stay ordered.
+  auto e2a = [&](Label label) {
+    Op op(label,
+          {read_modify_write(row), read_modify_write(ttm_keys_id_), read_modify_write(clock)});
+    if (clock_fe != 0) add(op, read(clock_id_[0]));
+    return op;
+  };
   auto compute_if_absent = [&] {
     auto it = ttm_l_.find(session);
     if (it == ttm_l_.end()) {
@@ -717,7 +824,7 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
     return it->second;
   };
   if (cfg_.policy.add_temporary_table == AddTemporaryTable::kAtomic) {
-    a.step("E2a-E2c", {read_modify_write(ttm_id_[0]), read_modify_write(clock)});
+    a.step(e2a("E2a-E2c"));
     const std::size_t e = compute_if_absent();
     entries_[e].tables.insert(table);
     info.added_to_manager = true;
@@ -727,9 +834,9 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
     });
     return;
   }
-  a.step("E2a", {read_modify_write(ttm_id_[0]), read_modify_write(clock)});
+  a.step(e2a("E2a"));
   compute_if_absent();
-  a.step("E2b", {read(ttm_id_[0])});
+  a.step("E2b", {read(row)});
   TtmEntry* got = ttm_entry(session);
   note(a, [&] {
     return "TemporaryTableMgr.get(" + session + ") (unlocked): " +
@@ -742,7 +849,8 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
                     "while adding " +
                     table_text(table) + ", which is already in CAT");
   const std::size_t held = static_cast<std::size_t>(got - entries_.data());
-  a.step("E2c", {read_modify_write(ttm_id_[0]), read(cat_id_)});
+  // The held entry is the session's (attached or removed by D4 since): TTM_L[s] covers both.
+  a.step("E2c", {read_modify_write(row), read(cat_obj(table))});
   TtmEntry& e = entries_[held];
   e.tables.insert(table);
   info.added_to_manager = true;
@@ -795,7 +903,7 @@ void World::executor(Actor& a, int t) {
                 ": " + error;
     }
     if (ok) {
-      a.step("E5", {read(runctx_id_[ti]), read(ttm_id_[0]), read(cat_id_)});
+      a.step("E5", {read(runctx_id_[ti]), read(ttm_row(session)), read(cat_obj(table))});
       const TtmEntry* e = ttm_entry(session);
       if (tr.killed) {
         ok = false;
@@ -810,8 +918,11 @@ void World::executor(Actor& a, int t) {
       });
     }
 
-    a.step("E6", {read_modify_write(ttm_id_[0]), read_modify_write(cat_id_),
-                  read_modify_write(journal_id_)});
+    // finalized is observed through progress(t) (the coverage goals of C3 and C4).
+    Op e6("E6", {read_modify_write(ttm_row(session)), read_modify_write(cat_obj(table)),
+                 read_modify_write(progress_id_[ti])});
+    append_journal(e6);
+    a.step(e6);
     owners_.at(session).finalized = true;
     TtmEntry* e = ttm_entry(session);
     const bool tracked = e != nullptr && e->tables.count(table) != 0;
@@ -850,7 +961,7 @@ bool World::insert(Actor& a, int t, const std::string& session, int table, Label
                    std::string& error) {
   const auto ti = static_cast<std::size_t>(t);
   TaskRun& tr = task(t);
-  a.step(label, {read(runctx_id_[ti]), read(ttm_id_[0]), read(cat_id_)});
+  a.step(label, {read(runctx_id_[ti]), read(ttm_row(session)), read(cat_obj(table))});
   const std::string& name = tables_.at(table).name;
   if (tr.killed) {
     error = "the task run was killed";
@@ -897,7 +1008,7 @@ bool World::schema_lookup(Actor& a, int t, int table, int cn, long long txn, Lab
                           const std::string& sink_name) {
   const auto ci = static_cast<std::size_t>(cn);
   const TableInfo& info = tables_.at(table);
-  Op op(label, {read_modify_write(sch_id_[ci]), read(cat_id_)});
+  Op op(label, {read_modify_write(sch_id_[ci].at(info.key)), read(cat_obj(table))});
   owner_reads(op, info.session);
   a.step(op);
   if (sch_[ci].count(table) != 0) {
@@ -999,7 +1110,7 @@ void World::client(Actor& a, int c) {
   note(a, [&] {
     return "ConnectScheduler of " + frontend_name(cc.frontend) + ": unregister " + session;
   });
-  a.step("U4b", {read(ttm_id_[f])});
+  a.step("U4b", {read(f == 0 ? ttm_row(session) : ttm_id_[f])});
   const bool known = f == 0 ? ttm_l_.count(session) != 0 : ttm_f_[f].count(session) != 0;
   if (!known) {
     note(a, [&] {
@@ -1054,7 +1165,8 @@ void World::replayer(Actor& a, int fe) {
     // J is append-only: an entry already present tells the kind of the next replay step.
     const std::optional<std::size_t> next = next_relevant();
     if (next && journal_[*next].kind == JournalKind::kDropTable) {
-      a.step("R2", {read(journal_id_), read_modify_write(ttm_id_[fi])});
+      // A DropInfo changes only the tables of a TTM_f entry, which no other actor observes.
+      a.step("R2", {read(journal_id_)});
       apply(journal_[*next]);
       cursor = *next + 1;
       continue;
