@@ -30,6 +30,24 @@ std::string_view to_string(Outcome o) {
 Actor::Actor(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn)
     : exec_(&exec), id_(id), name_(std::move(name)), lifecycle_(lifecycle), fn_(std::move(fn)) {}
 
+void Actor::reset(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn) {
+  exec_ = &exec;
+  id_ = id;
+  name_ = std::move(name);
+  lifecycle_ = lifecycle;
+  fn_ = std::move(fn);
+  fiber_.reset();
+  request_ = Request::kNone;
+  pending_ = Op();
+  ready_ = nullptr;
+  ready_fn_ = nullptr;
+  joining_ = kNoActor;
+  choice_n_ = 0;
+  choice_value_ = 0;
+  spawn_event_ = -1;
+  last_event_ = -1;
+}
+
 std::uint32_t Actor::choose(std::uint32_t n) {
   if (n == 0) fail("choose(0): there must be at least one alternative");
   choice_n_ = n;
@@ -54,10 +72,8 @@ void Actor::join(Label label, ActorId child) {
   joining_ = kNoActor;
 }
 
-void Actor::cover(std::string_view goal) { exec_->cover(goal); }
-
-bool Actor::tracing() const {
-  return exec_->tracing();
+void Actor::cover(std::string_view goal) {
+  exec_->cover(goal);
 }
 
 void Actor::note(std::string_view text) {
@@ -99,10 +115,20 @@ void Actor::stop() {
 // ---------------------------------------------------------------- Execution
 
 Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOptions options)
-    : pool_(pool), buffers_(buffers), options_(options) {
+    : pool_(pool),
+      buffers_(buffers),
+      options_(options),
+      objects_(buffers.objects),
+      actors_(buffers.actors),
+      actor_names_(buffers.actor_names),
+      pending_(buffers.pending) {
   buffers_.trace.clear();
   buffers_.decisions.clear();
   buffers_.notes.clear();
+  objects_.clear();
+  actors_.clear();
+  actor_names_.clear();
+  pending_.clear();
 }
 
 Execution::~Execution() {
@@ -110,9 +136,18 @@ Execution::~Execution() {
   // the owned objects in reverse order of creation.
   for (auto it = actors_.rbegin(); it != actors_.rend(); ++it)
     (*it)->fiber_.reset();
+  actor_names_.clear();
+  pending_.clear();
+  // The actors' storage is kept for the next execution; their bodies (and what they captured) go
+  // now, in order, as when the actors themselves were destroyed here.
+  for (auto& a : actors_) {
+    a->fn_ = nullptr;
+    buffers_.spare_actors.push_back(std::move(a));
+  }
   actors_.clear();
   while (!owned_.empty())
     owned_.pop_back();
+  objects_.clear();
 }
 
 ObjectId Execution::object(std::string name) {
@@ -135,8 +170,14 @@ ActorId Execution::add_actor(std::string name, ActorFn fn, std::int32_t spawn_ev
     if (a->name_ == name) throw ProgramError("two actors are named '" + name + "'");
   const auto id = static_cast<ActorId>(actors_.size());
   const ObjectId lifecycle = object("actor:" + name);
-  actors_.push_back(
-      std::unique_ptr<Actor>(new Actor(*this, id, std::move(name), lifecycle, std::move(fn))));
+  if (buffers_.spare_actors.empty()) {
+    actors_.push_back(
+        std::unique_ptr<Actor>(new Actor(*this, id, std::move(name), lifecycle, std::move(fn))));
+  } else {
+    actors_.push_back(std::move(buffers_.spare_actors.back()));
+    buffers_.spare_actors.pop_back();
+    actors_.back()->reset(*this, id, std::move(name), lifecycle, std::move(fn));
+  }
   Actor& a = *actors_.back();
   a.spawn_event_ = spawn_event;
   actor_names_.push_back(a.name_);
@@ -214,7 +255,7 @@ void Execution::settle(Actor& a) {
 void Execution::start_new_actors() {
   while (started_ < actors_.size() && !violation_ && abandon_reason_.empty()) {
     Actor& a = *actors_[started_++];
-    a.fiber_ = std::make_unique<Fiber>(pool_, [&a] { a.fn_(a); });
+    a.fiber_.emplace(pool_, [&a] { a.fn_(a); });
     alive_.insert(a.id_);
     resume(a);
   }

@@ -53,12 +53,27 @@ struct Violation {
   ActorId actor = kNoActor;  ///< the actor whose step failed, if any
 };
 
+namespace detail {
+/// A shared object registered with Execution::object.
+struct ObjectInfo {
+  std::string name;
+  std::function<std::string()> describe;
+};
+}  // namespace detail
+
 /// Buffers reused from one execution to the next (so that a run allocates nothing per step once
-/// warm). The trace and decisions of the last execution stay readable here after it ends.
+/// warm, and setting up an execution does not regrow its tables). The trace and decisions of the
+/// last execution stay readable here after it ends; the other tables are the storage of the
+/// current Execution and are emptied when it ends.
 struct ExecutionBuffers {
   std::vector<Event> trace;
   std::vector<Decision> decisions;
   std::vector<std::string> notes;  // per step, only when tracing
+  std::vector<detail::ObjectInfo> objects;
+  std::vector<std::unique_ptr<Actor>> actors;
+  std::vector<std::unique_ptr<Actor>> spare_actors;  // of earlier executions, reused by spawn
+  std::vector<std::string_view> actor_names;
+  std::vector<const Op*> pending;
 };
 
 struct ExecutionOptions {
@@ -112,7 +127,7 @@ class Actor {
   void cover(std::string_view goal);
 
   /// Whether readable descriptions are being recorded (only when a trace is built).
-  bool tracing() const;
+  inline bool tracing() const;
   /// Adds a description to the current step (ignored unless tracing()).
   void note(std::string_view text);
 
@@ -131,6 +146,8 @@ class Actor {
   using ReadyFn = bool (*)(void*);
 
   Actor(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn);
+  // Makes a finished actor of an earlier execution (no fiber, no body) a new one.
+  void reset(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn);
   void set_pending(Label label, std::initializer_list<Access> accesses) {
     if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
     pending_.label = label;
@@ -157,7 +174,7 @@ class Actor {
   std::string name_;
   ObjectId lifecycle_;
   ActorFn fn_;
-  std::unique_ptr<Fiber> fiber_;
+  std::optional<Fiber> fiber_;  // in place: no allocation per actor
   Request request_ = Request::kNone;
   Op pending_;             // the announced operation (valid while request_ == kStep)
   void* ready_ = nullptr;  // the blocking condition of the announced operation, if any
@@ -238,10 +255,7 @@ class Execution {
     explicit Holder(Args&&... args) : value(std::forward<Args>(args)...) {}
     T value;
   };
-  struct ObjectInfo {
-    std::string name;
-    std::function<std::string()> describe;
-  };
+  using ObjectInfo = detail::ObjectInfo;
   struct NamedCheck {
     std::string name;
     std::function<Check()> check;
@@ -260,11 +274,12 @@ class Execution {
   ExecutionBuffers& buffers_;
   ExecutionOptions options_;
   Strategy* strategy_ = nullptr;
-  std::vector<ObjectInfo> objects_;
+  // The tables live in buffers_ (their capacity is reused by the next execution).
+  std::vector<ObjectInfo>& objects_;
   std::vector<std::unique_ptr<HolderBase>> owned_;
-  std::vector<std::unique_ptr<Actor>> actors_;  // destroyed before owned_ (see ~Execution)
-  std::vector<std::string_view> actor_names_;
-  std::vector<const Op*> pending_;  // pending_[a] = &actors_[a]->pending_
+  std::vector<std::unique_ptr<Actor>>& actors_;  // emptied before owned_ (see ~Execution)
+  std::vector<std::string_view>& actor_names_;
+  std::vector<const Op*>& pending_;  // pending_[a] = &actors_[a]->pending_
   ActorSet alive_;
   std::size_t started_ = 0;          // actors whose fiber has been started
   std::int32_t current_event_ = -1;  // the step being executed, -1 outside steps
@@ -277,5 +292,9 @@ class Execution {
   nlohmann::json final_state_;
   bool running_ = false;
 };
+
+inline bool Actor::tracing() const {
+  return exec_->tracing();
+}
 
 }  // namespace interleave

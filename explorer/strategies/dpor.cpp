@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <new>
 
 namespace interleave {
 
@@ -50,26 +51,50 @@ bool never_coenabled(const Op& earlier, const Op& later) {
   return false;
 }
 
-// The accesses DPOR tracks for an operation: its own, plus the ghost write under kAllWrites.
-struct Tracked {
-  std::array<Access, Op::kMaxAccesses + 1> list{};
-  std::size_t count = 0;
-  const Access* begin() const { return list.data(); }
-  const Access* end() const { return list.data() + count; }
+// The accesses DPOR tracks for an operation: its own, plus the ghost write under kAllWrites. It
+// refers to the operation's own accesses unless there is a ghost write to add (then it holds a
+// copy), so that the common case copies nothing.
+class Tracked {
+ public:
+  Tracked(const Op& op, bool all_writes) : begin_(op.begin()), end_(op.end()) {
+    if (!all_writes || !changes_state(op)) return;
+    new (&list_) std::array<Access, Op::kMaxAccesses + 1>();
+    std::size_t count = 0;
+    for (const Access& a : op)
+      list_[count++] = a;
+    list_[count++] = Access{kGhost, AccessKind::kWrite};
+    begin_ = list_.data();
+    end_ = list_.data() + count;
+  }
+  Tracked(const Tracked&) = delete;
+  Tracked& operator=(const Tracked&) = delete;
+  const Access* begin() const { return begin_; }
+  const Access* end() const { return end_; }
+
+ private:
+  const Access* begin_;
+  const Access* end_;
+  union {
+    std::array<Access, Op::kMaxAccesses + 1> list_;  // constructed only with a ghost write
+  };
 };
 
 Tracked tracked(const Op& op, bool all_writes) {
-  Tracked t;
-  for (const Access& a : op)
-    t.list[t.count++] = a;
-  if (all_writes && changes_state(op)) t.list[t.count++] = Access{kGhost, AccessKind::kWrite};
-  return t;
+  return Tracked(op, all_writes);
+}
+
+// conflicts(Op, Op) of types.cpp, inline here: DPOR asks it for every pair it compares.
+inline bool ops_conflict(const Op& a, const Op& b) {
+  for (const Access& x : a)
+    for (const Access& y : b)
+      if (x.object == y.object && kinds_conflict(x.kind, y.kind)) return true;
+  return false;
 }
 
 }  // namespace
 
-bool DporStrategy::dependent(const Op& a, const Op& b) const {
-  if (conflicts(a, b)) return true;
+inline bool DporStrategy::dependent(const Op& a, const Op& b) const {
+  if (ops_conflict(a, b)) return true;
   return options_.dependency == Dependency::kAllWrites && changes_state(a) && changes_state(b);
 }
 
@@ -105,7 +130,8 @@ std::uint32_t DporStrategy::new_wakeup_node() {
 
 void DporStrategy::free_wakeup_subtree(std::uint32_t w) {
   if (w == kNil) return;
-  std::vector<std::uint32_t> stack{wakeup_[w].child};
+  std::vector<std::uint32_t>& stack = free_stack_;  // empty between calls; reused
+  stack.push_back(wakeup_[w].child);
   wakeup_free_.push_back(w);
   while (!stack.empty()) {
     const std::uint32_t x = stack.back();
@@ -363,9 +389,34 @@ const Op* DporStrategy::op_at(ActorId actor, std::uint32_t at) const {
   return nullptr;
 }
 
+bool DporStrategy::may_depend_on_v(const Op& op) const {
+  if (options_.dependency == Dependency::kAllWrites && v_changes_ && changes_state(op)) return true;
+  for (const Access& a : op) {
+    const std::uint64_t bit = std::uint64_t{1} << (a.object & 63u);
+    std::uint64_t conflicting = v_exclusive_;
+    if (!observes(a.kind)) conflicting |= v_observed_;
+    if (!shared_lock_op(a.kind)) conflicting |= v_shared_;
+    if ((conflicting & bit) != 0) return true;
+  }
+  return false;
+}
+
+void DporStrategy::consume(std::size_t m) {
+  consumed_[m] = 1;
+  const std::uint32_t key = v_[m].actor;
+  if (key >= first_of_key_.size() || first_of_key_[key] != m) return;
+  first_of_key_[key] = kNil;
+  for (std::size_t k = m + 1; k < v_.size(); ++k) {
+    if (!consumed_[k] && v_[k].actor == key) {
+      first_of_key_[key] = static_cast<std::uint32_t>(k);
+      break;
+    }
+  }
+}
+
 std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool commuting) const {
-  for (std::size_t k = 0; k < v_.size(); ++k) {
-    if (consumed_[k] || v_[k].actor != key) continue;
+  if (key < first_of_key_.size() && first_of_key_[key] != kNil) {
+    const std::size_t k = first_of_key_[key];
     // Its first step in v: a weak initial iff nothing left before it happens before it.
     for (std::size_t i = 0; i < k; ++i)
       if (!consumed_[i] && happens_before(v_[i].event, v_[k].clock)) return -1;
@@ -376,6 +427,7 @@ std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool 
   // it, which holds in the setting optimal DPOR is proven for (see optimal()); elsewhere only steps
   // in v count, as in source-DPOR.
   if (!commuting) return -1;
+  if (!may_depend_on_v(op)) return static_cast<std::ptrdiff_t>(v_.size());
   for (std::size_t k = 0; k < v_.size(); ++k)
     if (!consumed_[k] && dependent(op, *v_[k].op)) return -1;
   return static_cast<std::ptrdiff_t>(v_.size());
@@ -393,6 +445,8 @@ std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool 
 void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, const Clock* full,
                            std::uint32_t end, std::int32_t prev) {
   Node& node = path_[event_node_[earlier]];
+  for (const VStep& st : v_)  // the previous sequence's entries
+    if (st.actor < first_of_key_.size()) first_of_key_[st.actor] = kNil;
   v_.clear();
   for (std::uint32_t t = earlier + 1; t < end; ++t) {
     const Clock* ct = clock(static_cast<std::int32_t>(t));
@@ -401,6 +455,23 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   }
   v_.push_back(VStep{kNil, key_of_[actor], false, &op, full});
   consumed_.assign(v_.size(), 0);
+  if (first_of_key_.size() < id_of_key_.size()) first_of_key_.resize(id_of_key_.size(), kNil);
+  v_observed_ = v_shared_ = v_exclusive_ = 0;
+  v_changes_ = false;
+  for (std::size_t k = v_.size(); k-- > 0;) {
+    const VStep& st = v_[k];
+    if (st.actor < first_of_key_.size()) first_of_key_[st.actor] = static_cast<std::uint32_t>(k);
+    for (const Access& a : *st.op) {
+      const std::uint64_t bit = std::uint64_t{1} << (a.object & 63u);
+      if (observes(a.kind))
+        v_observed_ |= bit;
+      else if (shared_lock_op(a.kind))
+        v_shared_ |= bit;
+      else
+        v_exclusive_ |= bit;
+    }
+    if (!v_changes_ && changes_state(*st.op)) v_changes_ = true;
+  }
 
   // If `op` is a first step of v, it must have been runnable there (a wait the earlier step made
   // true, say, could not run before it): otherwise the race cannot be reversed.
@@ -443,7 +514,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
       }
     }
     if (matched == kNil) break;
-    if (m < static_cast<std::ptrdiff_t>(v_.size())) consumed_[static_cast<std::size_t>(m)] = 1;
+    if (m < static_cast<std::ptrdiff_t>(v_.size())) consume(static_cast<std::size_t>(m));
     if (wakeup_[matched].child == kNil) return;  // a leaf: exploring it covers v
     if (std::find(consumed_.begin(), consumed_.end(), 0) == consumed_.end()) return;
     parent = matched;

@@ -197,6 +197,10 @@ class DporStrategy final : public Strategy {
   // initial of what is left of v_, v_.size() if it is one without a step in v_, -1 if not.
   // `commuting`: a step not in v counts if it commutes with all of v.
   std::ptrdiff_t weak_initial(std::uint32_t key, const Op& op, bool commuting) const;
+  // False only if `op` commutes with every step of v_ (true: it may not).
+  bool may_depend_on_v(const Op& op) const;
+  // Marks step m of v_ consumed.
+  void consume(std::size_t m);
   void compute_child_sleep(Node& node, const SchedulingPoint& point) const;
   // Race detection for the operations blocked at a new state (see dpor.cpp).
   void check_blocked(const SchedulingPoint& point);
@@ -250,12 +254,21 @@ class DporStrategy final : public Strategy {
   std::unordered_map<Op, std::uint32_t, OpHash, OpEqual> op_ids_;
   std::vector<WakeupNode> wakeup_;          // wakeup tree nodes (a pool)
   std::vector<std::uint32_t> wakeup_free_;  // free slots of wakeup_
+  std::vector<std::uint32_t> free_stack_;   // free_wakeup_subtree(): nodes still to free
   std::vector<Clock> scratch_;              // a clock for pending operations
   std::vector<Clock> full_;                 // a clock with every dependency
   std::vector<Clock> first_in_v_;           // per actor: first event in v
   std::vector<std::uint32_t> candidates_;   // detect_races(): racing events
   std::vector<VStep> v_;                    // reverse(): the reversal sequence
   std::vector<char> consumed_;              // reverse(): steps of v_ matched in the tree
+  // reverse(): per actor key, the first step of v_ not consumed (kNil: none), and which objects
+  // (bit object % 64) v_'s steps observe, take shared or access exclusively, and whether one of
+  // them changes state: a quick test that an operation commutes with all of v_ (weak_initial).
+  std::vector<std::uint32_t> first_of_key_;
+  std::uint64_t v_observed_ = 0;
+  std::uint64_t v_shared_ = 0;
+  std::uint64_t v_exclusive_ = 0;
+  bool v_changes_ = false;
   std::uint64_t races_ = 0;
   std::uint64_t inserted_ = 0;
   std::uint64_t dropped_ = 0;
