@@ -26,9 +26,15 @@ std::string first_difference(const std::vector<TraceStep>& recorded,
                              const std::vector<TraceStep>& replayed) {
   const std::size_t n = std::min(recorded.size(), replayed.size());
   for (std::size_t i = 0; i < n; ++i) {
-    if (!same_step(recorded[i], replayed[i]))
-      return "step #" + std::to_string(i) + " differs: the trace has '" +
-             describe_step(recorded[i]) + "', the replay has '" + describe_step(replayed[i]) + "'";
+    if (!same_step(recorded[i], replayed[i])) {
+      std::string a = describe_step(recorded[i]), b = describe_step(replayed[i]);
+      if (a == b) {  // the same words: the steps differ in what they declare
+        a += " " + accesses_text(recorded[i]);
+        b += " " + accesses_text(replayed[i]);
+      }
+      return "step #" + std::to_string(i) + " differs: the trace has '" + a +
+             "', the replay has '" + b + "'";
+    }
   }
   if (replayed.size() < recorded.size())
     return "the replay stopped after " + std::to_string(replayed.size()) +
@@ -117,9 +123,12 @@ int run_replay(const ReplayArgs& args, const Context& ctx) {
         v.actor != kNoActor && v.step < rep.steps.size() ? rep.steps[v.step].actor : "";
     const std::string described =
         describe_violation(v.invariant, v.message, v.step, actor, rep.steps.size());
-    if (v.invariant == recorded.invariant && v.message == recorded.message &&
-        v.step == recorded.step && difference.empty())
+    const bool same_violation = v.invariant == recorded.invariant &&
+                                v.message == recorded.message && v.step == recorded.step;
+    if (same_violation && difference.empty())
       result = "the violation reproduces: " + described;
+    else if (same_violation)
+      result = "the same violation occurs, but through different steps (below): " + described;
     else
       result = "a violation occurs, but not the recorded one: " + described;
   } else if (rep.outcome == Outcome::kCompleted) {

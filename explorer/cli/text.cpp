@@ -15,14 +15,14 @@ std::string plural(std::uint64_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+}  // namespace
+
 std::string accesses_text(const TraceStep& step) {
   std::string s;
   for (const auto& a : step.accesses)
     s += (s.empty() ? "[" : ", ") + a.object + " " + std::string(to_string(a.kind));
   return s.empty() ? s : s + "]";
 }
-
-}  // namespace
 
 std::string describe_step(const TraceStep& step) {
   const std::string what = step.what.empty() ? accesses_text(step) : step.what;

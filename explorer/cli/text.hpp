@@ -14,6 +14,9 @@
 
 namespace interleave::cli {
 
+/// The declared accesses of a step, e.g. "[CAT read-modify-write, J read]" ("" if none).
+std::string accesses_text(const TraceStep& step);
+
 /// One step in a line: "B W: write counter = 1" (the accesses when the step noted nothing).
 std::string describe_step(const TraceStep& step);
 /// The steps as aligned lines ("<indent>#3  B  W  write counter = 1"), the step at index

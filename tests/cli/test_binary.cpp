@@ -182,3 +182,24 @@ TEST_CASE("binary + model: a holds verdict, validate, and a model input error", 
                                          "'live_owner_table_droped' (did you mean "
                                          "'live_owner_table_dropped'?)"));
 }
+
+TEST_CASE("binary + model: a trace recorded before the model refined its objects still replays",
+          "[binary][model][replay]") {
+  // Recorded when C2 declared a read of the whole TTM_L; the model now declares one TTM_L row per
+  // session. The same violation occurs through steps whose words are identical, so the first
+  // difference names the declared accesses.
+  const Run r = run_binary(
+      {"replay",
+       std::string(INTERLEAVE_SOURCE_DIR) + "/tests/cli/traces/stale-declared-objects.trace.json",
+       "--quiet"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("result: the same violation occurs, but through different "
+                                    "steps (below): 'live_owner_table_dropped'"));
+  CHECK_THAT(r.out, Catch::Contains("first difference from the trace: step #1 differs: the trace "
+                                    "has 'TemporaryTableCleaner C2: listSessions"
+                                    "(temporary_table_only) on fe1: [] [CS_fe1 read, TTM_L read]', "
+                                    "the replay has 'TemporaryTableCleaner C2: listSessions"
+                                    "(temporary_table_only) on fe1: [] [CS_fe1 read, TTM_L[c1] "
+                                    "read]'"));
+}

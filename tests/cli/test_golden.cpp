@@ -1,5 +1,6 @@
-// The shipped scenarios through the real binary: the gate passes on scenarios/, and every
-// counterexample it writes, rendered as text, equals its golden copy in tests/golden/. When the
+// The shipped scenarios through the real binary: the gate passes on scenarios/, every
+// counterexample it writes replays, and each, rendered as text, equals its golden copy in
+// tests/golden/. When the
 // model changes, the failure shows the diff; `scripts/regen-golden` rewrites the golden files
 // (review `git diff tests/golden` before committing them).
 #include "tests/cli/helpers.hpp"
@@ -64,6 +65,9 @@ TEST_CASE(
     if (!expected.count(name)) continue;
     const std::string text = tmp / (name + ".txt");
     const std::string trace = tmp / ("report/" + name + ".trace.json");
+    // Every counterexample the gate wrote replays to its violation (exit 1: the violation
+    // reproduces).
+    CHECK(run_in_source(bin + " replay " + quote(trace) + " --quiet >/dev/null 2>&1") == 1);
     REQUIRE(run_in_source(bin + " show " + quote(trace) + " --format text >" + quote(text)) == 0);
     const std::string want = (golden / (name + ".txt")).string();
     const std::string got = read_file(text);
