@@ -8,28 +8,11 @@
 #include "explorer/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "reports/trace.hpp"
+#include "tests/programs.hpp"
 
 #include <string>
 
 namespace interleave::test {
-
-/// A and B each read `counter` then write it + 1; checked at the end: counter == 2.
-inline Program lost_update() {
-  return [](Execution& ex) {
-    auto& counter = ex.make<Shared<int>>(ex, "counter", 0);
-    for (const char* name : {"A", "B"}) {
-      ex.spawn(name, [&counter](Actor& a) {
-        const int v = counter.read(a, "read");
-        counter.write(a, "write", v + 1);
-      });
-    }
-    ex.final_check("counter == 2", [&counter]() -> Check {
-      if (counter.peek() == 2) return std::nullopt;
-      return "counter is " + std::to_string(counter.peek()) + " after two increments";
-    });
-    ex.state_dump([&counter] { return nlohmann::json{{"counter", counter.peek()}}; });
-  };
-}
 
 /// Writer1 and Writer2 each set x and y under lock m (x == y inside the lock only); Auditor reads
 /// x then y without the lock and reports a violation in its own step when they differ.

@@ -7,6 +7,8 @@
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/random.hpp"
 
+#include "tests/programs.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -112,19 +114,7 @@ TEST_CASE("a lost update: one preemption, and the first such schedule in search 
   // A.read, B.read, A.write, B.write: 2 preemptions. The same trace (the two reads commute) run as
   // B.read, A.read, A.write, B.write has 1; no schedule has 0. Among the schedules with 1
   // preemption and 4 steps, the one the bounded search meets first is kept: A, B, B, A.
-  auto prog = [](Execution& ex) {
-    auto& counter = ex.make<Shared<int>>(ex, "counter", 0);
-    for (const char* name : {"A", "B"}) {
-      ex.spawn(name, [&counter](Actor& a) {
-        const int v = counter.read(a, "read");
-        counter.write(a, "write", v + 1);
-      });
-    }
-    ex.final_check("counter == 2", [&counter]() -> Check {
-      if (counter.peek() == 2) return std::nullopt;
-      return "counter is " + std::to_string(counter.peek());
-    });
-  };
+  const Program prog = test::lost_update();
   Schedule s;
   s.steps = {ScheduleEntry::run("A"), ScheduleEntry::run("B"), ScheduleEntry::run("A"),
              ScheduleEntry::run("B")};

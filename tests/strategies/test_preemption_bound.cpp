@@ -1,6 +1,7 @@
 // Preemption bounding against brute force: with bound k, exactly the DFS executions that have at
 // most k preemptions, and exactly the properties they violate.
 #include "explorer/strategies/preemption_bound.hpp"
+#include "tests/programs.hpp"
 #include "tests/strategies/oracle.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,9 +24,7 @@ class Counting final : public Strategy {
   }
   ActorId next_actor(const SchedulingPoint& p) override {
     const ActorId a = inner_.next_actor(p);
-    if (a != kNoActor && p.previous != kNoActor && a != p.previous &&
-        p.enabled.contains(p.previous))
-      ++current_;
+    if (is_preemption(p, a)) ++current_;
     return a;
   }
   std::optional<std::uint32_t> next_choice(const ChoicePoint& p) override {
@@ -55,22 +54,6 @@ ExploreOptions all_violations() {
   o.stop_on_first_violation = false;
   o.minimize = false;
   return o;
-}
-
-Program lost_update() {
-  return [](Execution& ex) {
-    auto& counter = ex.make<Shared<int>>(ex, "counter", 0);
-    for (const char* name : {"A", "B"}) {
-      ex.spawn(name, [&counter](Actor& a) {
-        const int v = counter.read(a, "read");
-        counter.write(a, "write", v + 1);
-      });
-    }
-    ex.final_check("counter == 2", [&counter]() -> Check {
-      if (counter.peek() == 2) return std::nullopt;
-      return "counter is " + std::to_string(counter.peek());
-    });
-  };
 }
 
 }  // namespace
