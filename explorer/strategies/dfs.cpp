@@ -1,6 +1,7 @@
 #include "explorer/strategies/dfs.hpp"
 
 #include "explorer/execution.hpp"
+#include "explorer/strategies/determinism.hpp"
 
 namespace interleave {
 
@@ -33,8 +34,7 @@ ActorId DfsStrategy::next_actor(const SchedulingPoint& point) {
   if (depth_ < path_.size()) {
     const Node& n = path_[depth_++];
     if (n.kind != Decision::Kind::kActor || n.options != point.enabled.bits())
-      throw ProgramError("the program is not deterministic: at step " + std::to_string(point.step) +
-                         " the same decisions led to a different set of runnable actors");
+      throw nondeterminism::actors(point.step);
     return static_cast<ActorId>(n.chosen);
   }
   const ActorId first = point.enabled.first();
@@ -47,8 +47,7 @@ std::optional<std::uint32_t> DfsStrategy::next_choice(const ChoicePoint& point) 
   if (depth_ < path_.size()) {
     const Node& n = path_[depth_++];
     if (n.kind != Decision::Kind::kChoice || n.options != point.n)
-      throw ProgramError("the program is not deterministic: at step " + std::to_string(point.step) +
-                         " the same decisions led to a different choice");
+      throw nondeterminism::choice(point.step);
     return n.chosen;
   }
   path_.push_back(Node{Decision::Kind::kChoice, point.n, 0});
@@ -57,10 +56,7 @@ std::optional<std::uint32_t> DfsStrategy::next_choice(const ChoicePoint& point) 
 }
 
 void DfsStrategy::end_execution(const ExecutionRecord&) {
-  if (depth_ != path_.size())
-    throw ProgramError("the program is not deterministic: an execution ended after " +
-                       std::to_string(depth_) + " decisions where the same decisions took " +
-                       std::to_string(path_.size()) + " before");
+  if (depth_ != path_.size()) throw nondeterminism::length(depth_, path_.size());
   if (path_.size() > max_depth_) max_depth_ = path_.size();
 }
 

@@ -1,6 +1,7 @@
 #include "explorer/strategies/dpor.hpp"
 
 #include "explorer/execution.hpp"
+#include "explorer/strategies/determinism.hpp"
 
 #include <algorithm>
 #include <array>
@@ -630,8 +631,7 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
   if (depth_ < path_.size()) {
     Node& n = path_[depth_];
     if (n.kind != Decision::Kind::kActor || n.enabled != point.enabled)
-      throw ProgramError("the program is not deterministic: at step " + std::to_string(point.step) +
-                         " the same decisions led to a different set of runnable actors");
+      throw nondeterminism::actors(point.step);
     if (resuming_ && depth_ == resume_) {
       compute_child_sleep(n, point);
       resuming_ = false;
@@ -691,8 +691,7 @@ std::optional<std::uint32_t> DporStrategy::next_choice(const ChoicePoint& point)
   if (depth_ < path_.size()) {
     const Node& n = path_[depth_];
     if (n.kind != Decision::Kind::kChoice || n.n != point.n)
-      throw ProgramError("the program is not deterministic: at step " + std::to_string(point.step) +
-                         " the same decisions led to a different choice");
+      throw nondeterminism::choice(point.step);
     ++depth_;
     return n.value;
   }
@@ -709,10 +708,7 @@ std::optional<std::uint32_t> DporStrategy::next_choice(const ChoicePoint& point)
 void DporStrategy::end_execution(const ExecutionRecord& record) {
   while (events_.size() < record.trace.size())
     process_event(record.trace[events_.size()]);
-  if (depth_ != path_.size())
-    throw ProgramError("the program is not deterministic: an execution ended after " +
-                       std::to_string(depth_) + " decisions where the same decisions took " +
-                       std::to_string(path_.size()) + " before");
+  if (depth_ != path_.size()) throw nondeterminism::length(depth_, path_.size());
   if (path_.size() > max_depth_) max_depth_ = path_.size();
   if (!first_done_) {
     // The first execution decides whether optimal DPOR's weak initials apply (see optimal()); its

@@ -1,6 +1,7 @@
 #include "explorer/strategies/preemption_bound.hpp"
 
 #include "explorer/execution.hpp"
+#include "explorer/strategies/determinism.hpp"
 
 namespace interleave {
 
@@ -58,8 +59,7 @@ ActorId PreemptionBoundStrategy::next_actor(const SchedulingPoint& point) {
   if (depth_ < path_.size()) {
     const Node& n = path_[depth_++];
     if (n.kind != Decision::Kind::kActor || n.options != point.enabled.bits())
-      throw ProgramError("the program is not deterministic: at step " + std::to_string(point.step) +
-                         " the same decisions led to a different set of runnable actors");
+      throw nondeterminism::actors(point.step);
     if (n.costly && n.chosen != n.first) ++used_;
     return static_cast<ActorId>(n.chosen);
   }
@@ -79,8 +79,7 @@ std::optional<std::uint32_t> PreemptionBoundStrategy::next_choice(const ChoicePo
   if (depth_ < path_.size()) {
     const Node& n = path_[depth_++];
     if (n.kind != Decision::Kind::kChoice || n.options != point.n)
-      throw ProgramError("the program is not deterministic: at step " + std::to_string(point.step) +
-                         " the same decisions led to a different choice");
+      throw nondeterminism::choice(point.step);
     return n.chosen;
   }
   Node n;
@@ -93,10 +92,7 @@ std::optional<std::uint32_t> PreemptionBoundStrategy::next_choice(const ChoicePo
 }
 
 void PreemptionBoundStrategy::end_execution(const ExecutionRecord&) {
-  if (depth_ != path_.size())
-    throw ProgramError("the program is not deterministic: an execution ended after " +
-                       std::to_string(depth_) + " decisions where the same decisions took " +
-                       std::to_string(path_.size()) + " before");
+  if (depth_ != path_.size()) throw nondeterminism::length(depth_, path_.size());
 }
 
 Coverage PreemptionBoundStrategy::coverage() const {
