@@ -56,16 +56,21 @@ struct Fiber::PoolAllocator {
 };
 
 Fiber::Fiber(StackPool& pool, std::function<void()> body) : body_(std::move(body)) {
-  self_ = ctx::fiber(std::allocator_arg, PoolAllocator{&pool, this}, [this](ctx::fiber&& caller) {
+  self_ = ctx::fiber(std::allocator_arg, PoolAllocator{&pool, this},
+                     [this](ctx::fiber&& caller) { return run(std::move(caller)); });
+}
+
+ctx::fiber Fiber::run(ctx::fiber&& caller) {
 #if defined(INTERLEAVE_ASAN)
-    __sanitizer_finish_switch_fiber(nullptr, &caller_bottom_, &caller_size_);
+  __sanitizer_finish_switch_fiber(nullptr, &caller_bottom_, &caller_size_);
 #endif
-    caller_ = std::move(caller);
+  caller_ = std::move(caller);
+  while (!retiring_) {
     if (!unwinding_) {
       try {
         body_();
       } catch (const FiberUnwind&) {
-        // destroyed while suspended: the stack is unwound, nothing to report
+        // unwound while suspended (destroyed or recycled): nothing to report
       } catch (const ctx::detail::forced_unwind&) {
         throw;  // never swallow boost's own unwinding
       } catch (...) {
@@ -73,17 +78,17 @@ Fiber::Fiber(StackPool& pool, std::function<void()> body) : body_(std::move(body
       }
     }
     state_ = State::kFinished;
+    park();  // until recycled and resumed (the body runs again) or retired
+  }
+  state_ = State::kFinished;
 #if defined(INTERLEAVE_ASAN)
-    __sanitizer_start_switch_fiber(nullptr, caller_bottom_, caller_size_);
+  __sanitizer_start_switch_fiber(nullptr, caller_bottom_, caller_size_);
 #endif
-    return std::move(caller_);
-  });
+  return std::move(caller_);
 }
 
-Fiber::~Fiber() {
-  // Finish the fiber through our own (annotated) switches so that boost never has to force-unwind
-  // it: a Created fiber returns at once, a Suspended one unwinds from its pending yield().
-  if (state_ == State::kCreated || state_ == State::kSuspended) {
+void Fiber::recycle() {
+  if (state_ == State::kSuspended) {
     unwinding_ = true;
     for (int attempt = 0; attempt < 3 && !finished(); ++attempt)
       resume();
@@ -93,6 +98,20 @@ Fiber::~Fiber() {
           stderr);
       std::terminate();
     }
+    unwinding_ = false;
+  }
+  state_ = State::kCreated;
+  failure_ = nullptr;
+}
+
+Fiber::~Fiber() {
+  // Finish the fiber through our own (annotated) switches so that boost never has to force-unwind
+  // it: a Suspended body unwinds from its pending yield(), then the context's loop ends (a Created
+  // or parked context ends at once).
+  if (state_ == State::kSuspended) recycle();
+  if (self_) {
+    retiring_ = true;
+    resume();
   }
 }
 

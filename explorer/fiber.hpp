@@ -52,10 +52,14 @@ class StackPool {
 struct FiberUnwind {};
 
 /// A coroutine with an explicit lifecycle:
-///   Created --resume--> Running --yield--> Suspended --resume--> Running ... --> Finished.
+///   Created --resume--> Running --yield--> Suspended --resume--> Running ... --> Finished
+///   Finished or Suspended --recycle--> Created (the same body runs again on the same stack).
 /// An exception escaping the body is captured (state Finished, failure() set) and never crosses
-/// the context switch. Destroying a Suspended fiber unwinds its stack (destructors run) by making
-/// its pending yield() throw FiberUnwind; destroying a Created one never runs its body.
+/// the context switch. Destroying (or recycling) a Suspended fiber unwinds its stack (destructors
+/// run) by making its pending yield() throw FiberUnwind; destroying a Created one never runs its
+/// body. A finished body leaves its context parked on its stack, so that recycle() makes a new run
+/// cost no context creation, no stack hand-over and no exit switch (the engine recycles the fibers
+/// of one execution's actors for the next).
 class Fiber {
  public:
   enum class State { kCreated, kRunning, kSuspended, kFinished };
@@ -107,11 +111,27 @@ class Fiber {
   std::exception_ptr failure() const {
     return failure_;
   }
+  /// Makes the fiber Created again, to run its body once more: a Suspended body is unwound first.
+  void recycle();
 
  private:
   struct PoolAllocator;
+  // The context's loop: run the body, park, and again, until retired.
+  boost::context::fiber run(boost::context::fiber&& caller);
+  // Fiber side: switch to the resumer while no body runs; returns when resumed.
+  void park() {
+#if defined(INTERLEAVE_ASAN)
+    void* fake_stack = nullptr;
+    __sanitizer_start_switch_fiber(&fake_stack, caller_bottom_, caller_size_);
+#endif
+    caller_ = std::move(caller_).resume();
+#if defined(INTERLEAVE_ASAN)
+    __sanitizer_finish_switch_fiber(fake_stack, &caller_bottom_, &caller_size_);
+#endif
+  }
   State state_ = State::kCreated;
-  bool unwinding_ = false;
+  bool unwinding_ = false;  // the pending yield() throws FiberUnwind
+  bool retiring_ = false;   // the context ends instead of running the body (again)
   std::function<void()> body_;
   std::exception_ptr failure_;
   boost::context::fiber self_;    // the suspended fiber (valid unless Running or Finished)
