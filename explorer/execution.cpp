@@ -36,9 +36,11 @@ void Actor::reset(Execution& exec, ActorId id, std::string name, ObjectId lifecy
   name_ = std::move(name);
   lifecycle_ = lifecycle;
   fn_ = std::move(fn);
-  fiber_.reset();
+  // The fiber, if any, was recycled when its execution ended: it runs the new body (its body is
+  // `fn_(*this)`, and this Actor object is the same).
   request_ = Request::kNone;
-  pending_ = Op();
+  pending_.label = {};  // (its accesses are written by the first announcement)
+  pending_.count = 0;
   ready_ = nullptr;
   ready_fn_ = nullptr;
   joining_ = kNoActor;
@@ -125,17 +127,19 @@ Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOption
   buffers_.trace.clear();
   buffers_.decisions.clear();
   buffers_.notes.clear();
-  objects_.clear();
   actors_.clear();
   actor_names_.clear();
+  buffers_.actor_name_hashes.clear();
   pending_.clear();
+  pending_.reserve(kMaxActors);  // never reallocated: SchedulingPoint::pending stays valid
 }
 
 Execution::~Execution() {
   // Unwind every suspended fiber first (their stacks may refer to owned objects), then destroy
-  // the owned objects in reverse order of creation.
+  // the owned objects in reverse order of creation. The fibers are recycled, not destroyed: the
+  // next execution's actors run on them.
   for (auto it = actors_.rbegin(); it != actors_.rend(); ++it)
-    (*it)->fiber_.reset();
+    if ((*it)->fiber_) (*it)->fiber_->recycle();
   actor_names_.clear();
   pending_.clear();
   // The actors' storage is kept for the next execution; their bodies (and what they captured) go
@@ -145,18 +149,38 @@ Execution::~Execution() {
     buffers_.spare_actors.push_back(std::move(a));
   }
   actors_.clear();
+  // The descriptions may refer to owned objects: they go before them. The names stay, their
+  // storage reused by the next execution's objects.
+  for (std::size_t i = 0; i < object_count_; ++i)
+    if (objects_[i].describe) objects_[i].describe = nullptr;
   while (!owned_.empty())
     owned_.pop_back();
-  objects_.clear();
 }
 
-ObjectId Execution::object(std::string name) {
-  objects_.push_back(ObjectInfo{std::move(name), {}});
-  return static_cast<ObjectId>(objects_.size() - 1);
+ObjectId Execution::add_object(std::string_view prefix, std::string_view name) {
+  if (object_count_ >= kNoObject - 1)  // kNoObject and the strategies' reserved ids stay free
+    throw ProgramError("too many shared objects");
+  if (object_count_ == objects_.size()) objects_.emplace_back();
+  std::string& n = objects_[object_count_].name;
+  n.assign(prefix);
+  n.append(name);
+  return static_cast<ObjectId>(object_count_++);
+}
+
+ObjectId Execution::object(std::string_view name) {
+  return add_object({}, name);
+}
+
+const Execution::ObjectInfo& Execution::object_info(ObjectId id) const {
+  if (id >= object_count_)
+    throw std::out_of_range("no object " + std::to_string(id) + " in this execution");
+  return objects_[id];
 }
 
 void Execution::describe_object(ObjectId id, std::function<std::string()> describe) {
-  objects_.at(id).describe = std::move(describe);
+  if (id >= object_count_)
+    throw std::out_of_range("no object " + std::to_string(id) + " in this execution");
+  objects_[id].describe = std::move(describe);
 }
 
 ActorId Execution::spawn(std::string name, ActorFn fn) {
@@ -166,10 +190,13 @@ ActorId Execution::spawn(std::string name, ActorFn fn) {
 ActorId Execution::add_actor(std::string name, ActorFn fn, std::int32_t spawn_event) {
   if (actors_.size() >= kMaxActors)
     throw ProgramError("too many actors (at most " + std::to_string(kMaxActors) + ")");
-  for (const auto& a : actors_)
-    if (a->name_ == name) throw ProgramError("two actors are named '" + name + "'");
+  std::vector<std::size_t>& hashes = buffers_.actor_name_hashes;
+  const std::size_t hash = std::hash<std::string_view>()(name);
+  for (std::size_t i = 0; i < hashes.size(); ++i)
+    if (hashes[i] == hash && actors_[i]->name_ == name)
+      throw ProgramError("two actors are named '" + name + "'");
   const auto id = static_cast<ActorId>(actors_.size());
-  const ObjectId lifecycle = object("actor:" + name);
+  const ObjectId lifecycle = add_object("actor:", name);
   if (buffers_.spare_actors.empty()) {
     actors_.push_back(
         std::unique_ptr<Actor>(new Actor(*this, id, std::move(name), lifecycle, std::move(fn))));
@@ -181,6 +208,7 @@ ActorId Execution::add_actor(std::string name, ActorFn fn, std::int32_t spawn_ev
   Actor& a = *actors_.back();
   a.spawn_event_ = spawn_event;
   actor_names_.push_back(a.name_);
+  hashes.push_back(hash);
   pending_.push_back(&a.pending_);
   return id;
 }
@@ -255,7 +283,7 @@ void Execution::settle(Actor& a) {
 void Execution::start_new_actors() {
   while (started_ < actors_.size() && !violation_ && abandon_reason_.empty()) {
     Actor& a = *actors_[started_++];
-    a.fiber_.emplace(pool_, [&a] { a.fn_(a); });
+    if (!a.fiber_) a.fiber_.emplace(pool_, [&a] { a.fn_(a); });
     alive_.insert(a.id_);
     resume(a);
   }
@@ -277,7 +305,7 @@ std::string Execution::deadlock_message(ActorSet blocked) const {
     msg += " " + a.name_ + " is blocked at " + std::string(a.pending_.label) + " waiting for";
     bool first = true;
     for (const Access& acc : a.pending_) {
-      const ObjectInfo& o = objects_[acc.object];
+      const ObjectInfo& o = object_info(acc.object);
       msg += (first ? " " : ", ") + std::string(to_string(acc.kind)) + " of " + o.name;
       if (o.describe) msg += " (" + o.describe() + ")";
       first = false;

@@ -69,10 +69,11 @@ struct ExecutionBuffers {
   std::vector<Event> trace;
   std::vector<Decision> decisions;
   std::vector<std::string> notes;  // per step, only when tracing
-  std::vector<detail::ObjectInfo> objects;
+  std::vector<detail::ObjectInfo> objects;  // the first Execution::object_count() are in use
   std::vector<std::unique_ptr<Actor>> actors;
   std::vector<std::unique_ptr<Actor>> spare_actors;  // of earlier executions, reused by spawn
   std::vector<std::string_view> actor_names;
+  std::vector<std::size_t> actor_name_hashes;  // to find a repeated name without comparing all
   std::vector<const Op*> pending;
 };
 
@@ -197,8 +198,9 @@ class Execution {
 
   // ---- set-up (from the program, or from actors while running) ----
 
-  /// Registers a shared object for declared accesses; the name appears in traces.
-  ObjectId object(std::string name);
+  /// Registers a shared object for declared accesses; the name appears in traces. (The name is
+  /// copied into a table reused from one execution to the next: once warm, no allocation.)
+  ObjectId object(std::string_view name);
   /// Attaches a description of the object's state used in deadlock reports (e.g. "held by A").
   void describe_object(ObjectId id, std::function<std::string()> describe);
   /// Constructs a T owned by this execution (destroyed after every actor has been unwound).
@@ -226,8 +228,8 @@ class Execution {
   const std::vector<std::string>& covered() const { return covered_; }
 
   // ---- queries ----
-  const std::string& object_name(ObjectId id) const { return objects_.at(id).name; }
-  std::size_t object_count() const { return objects_.size(); }
+  const std::string& object_name(ObjectId id) const { return object_info(id).name; }
+  std::size_t object_count() const { return object_count_; }
   std::size_t actor_count() const { return actors_.size(); }
   const Actor& actor(ActorId id) const { return *actors_.at(id); }
   /// Steps executed so far.
@@ -262,6 +264,9 @@ class Execution {
   };
 
   ActorId add_actor(std::string name, ActorFn fn, std::int32_t spawn_event);
+  // A new entry of the object table: its name is `prefix` + `name`.
+  ObjectId add_object(std::string_view prefix, std::string_view name);
+  const ObjectInfo& object_info(ObjectId id) const;
   void start_new_actors();
   void resume(Actor& a);
   void settle(Actor& a);
@@ -275,7 +280,8 @@ class Execution {
   ExecutionOptions options_;
   Strategy* strategy_ = nullptr;
   // The tables live in buffers_ (their capacity is reused by the next execution).
-  std::vector<ObjectInfo>& objects_;
+  std::vector<ObjectInfo>& objects_;  // entries past object_count_ are spare (names reused)
+  std::size_t object_count_ = 0;
   std::vector<std::unique_ptr<HolderBase>> owned_;
   std::vector<std::unique_ptr<Actor>>& actors_;  // emptied before owned_ (see ~Execution)
   std::vector<std::string_view>& actor_names_;

@@ -34,18 +34,18 @@ void note_value(Actor& a, std::string_view verb, const std::string& object, cons
 template <class T>
 class Shared {
  public:
-  Shared(Execution& exec, std::string name, T initial = T{})
-      : id_(exec.object(name)), name_(std::move(name)), value_(std::move(initial)) {}
+  Shared(Execution& exec, std::string_view name, T initial = T{})
+      : exec_(&exec), id_(exec.object(name)), value_(std::move(initial)) {}
 
   const T& read(Actor& a, Label label) {
     a.step(label, {interleave::read(id_)});
-    detail::note_value(a, "read", name_, value_);
+    detail::note_value(a, "read", name(), value_);
     return value_;
   }
   void write(Actor& a, Label label, T v) {
     a.step(label, {interleave::write(id_)});
     value_ = std::move(v);
-    detail::note_value(a, "write", name_, value_);
+    detail::note_value(a, "write", name(), value_);
   }
   /// Applies f to the value in one atomic read-modify-write step; returns what f returns.
   template <class F>
@@ -53,10 +53,10 @@ class Shared {
     a.step(label, {read_modify_write(id_)});
     if constexpr (std::is_void_v<decltype(f(value_))>) {
       f(value_);
-      detail::note_value(a, "update", name_, value_);
+      detail::note_value(a, "update", name(), value_);
     } else {
       decltype(auto) r = f(value_);
-      detail::note_value(a, "update", name_, value_);
+      detail::note_value(a, "update", name(), value_);
       return r;
     }
   }
@@ -69,11 +69,11 @@ class Shared {
 
   const T& peek() const { return value_; }
   ObjectId id() const { return id_; }
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return exec_->object_name(id_); }
 
  private:
+  Execution* exec_;
   ObjectId id_;
-  std::string name_;
   T value_;
 };
 
@@ -81,7 +81,7 @@ class Shared {
 /// does not hold is an actor failure.
 class Mutex {
  public:
-  Mutex(Execution& exec, std::string name) : exec_(&exec), id_(exec.object(std::move(name))) {
+  Mutex(Execution& exec, std::string_view name) : exec_(&exec), id_(exec.object(name)) {
     exec.describe_object(id_, [this] {
       return owner_ == kNoActor ? std::string("free") : "held by " + exec_->actor(owner_).name();
     });
@@ -110,7 +110,7 @@ class Mutex {
 /// many readers or one writer.
 class RwLock {
  public:
-  RwLock(Execution& exec, std::string name) : exec_(&exec), id_(exec.object(std::move(name))) {
+  RwLock(Execution& exec, std::string_view name) : exec_(&exec), id_(exec.object(name)) {
     exec.describe_object(id_, [this] {
       if (writer_ != kNoActor) return "write-held by " + exec_->actor(writer_).name();
       if (readers_.empty()) return std::string("free");

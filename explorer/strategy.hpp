@@ -37,7 +37,9 @@ struct SchedulingPoint {
   ActorSet enabled;             ///< actors whose pending operation can run now (never empty)
   ActorSet alive;               ///< actors not finished (enabled is a subset)
   ActorId previous = kNoActor;  ///< actor that took the previous step
-  /// pending[a]: actor a's announced next operation (meaningful for a in alive).
+  /// pending[a]: actor a's announced next operation (meaningful for a in alive). The span and its
+  /// pointers stay valid until the execution ends (end_execution included); each pointer shows
+  /// the actor's operation as announced now (it changes when the actor announces the next one).
   std::span<const Op* const> pending;
   std::span<const Event> trace;             ///< steps executed so far in this execution
   std::span<const std::string_view> names;  ///< names[a]: actor a's name
