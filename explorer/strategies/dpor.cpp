@@ -202,7 +202,7 @@ bool DporStrategy::begin_execution() {
   depth_ = 0;
   blocked_ = false;
   last_alive_ = ActorSet();
-  last_pending_.clear();
+  last_pending_ = {};
   if (!started_) {
     started_ = true;
     actor_last_.assign(kMaxActors, -1);
@@ -404,21 +404,26 @@ bool DporStrategy::may_depend_on_v(const Op& op) const {
 
 void DporStrategy::consume(std::size_t m) {
   consumed_[m] = 1;
+  ++consumed_count_;
   const std::uint32_t key = v_[m].actor;
   if (key >= first_of_key_.size() || first_of_key_[key] != m) return;
-  first_of_key_[key] = kNil;
-  for (std::size_t k = m + 1; k < v_.size(); ++k) {
-    if (!consumed_[k] && v_[k].actor == key) {
-      first_of_key_[key] = static_cast<std::uint32_t>(k);
-      break;
-    }
-  }
+  // Only an actor's first step left is ever consumed, so the next one is not consumed.
+  first_of_key_[key] = v_[m].next_same;
 }
 
 std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool commuting) const {
   if (key < first_of_key_.size() && first_of_key_[key] != kNil) {
     const std::size_t k = first_of_key_[key];
     // Its first step in v: a weak initial iff nothing left before it happens before it.
+    if (consumed_count_ == 0) {  // then: iff its clock reaches no other actor's first step in v
+      const Clock* c = v_[k].clock;
+      const ActorId self = v_[k].id;
+      bool after = false;
+      v_actors_.for_each([&](ActorId a) {
+        if (a != self && c[a] >= first_in_v_[a]) after = true;
+      });
+      return after ? -1 : static_cast<std::ptrdiff_t>(k);
+    }
     for (std::size_t i = 0; i < k; ++i)
       if (!consumed_[i] && happens_before(v_[i].event, v_[k].clock)) return -1;
     return static_cast<std::ptrdiff_t>(k);
@@ -449,19 +454,31 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   for (const VStep& st : v_)  // the previous sequence's entries
     if (st.actor < first_of_key_.size()) first_of_key_[st.actor] = kNil;
   v_.clear();
+  v_actors_ = ActorSet();
+  const std::uint32_t earlier_actor = events_[earlier].actor;
+  const Clock earlier_index = events_[earlier].index;
   for (std::uint32_t t = earlier + 1; t < end; ++t) {
     const Clock* ct = clock(static_cast<std::int32_t>(t));
-    if (happens_before(earlier, ct)) continue;
-    v_.push_back(VStep{t, key_of_[events_[t].actor], events_[t].choice, &events_[t].op, ct});
+    if (ct[earlier_actor] >= earlier_index) continue;  // happens after `earlier`
+    const EventInfo& et = events_[t];
+    if (!v_actors_.contains(et.actor)) {
+      v_actors_.insert(et.actor);
+      first_in_v_[et.actor] = et.index;
+    }
+    v_.push_back(VStep{t, key_of_[et.actor], et.actor, et.choice, &et.op, ct});
   }
-  v_.push_back(VStep{kNil, key_of_[actor], false, &op, full});
+  v_.push_back(VStep{kNil, key_of_[actor], actor, false, &op, full});
   consumed_.assign(v_.size(), 0);
+  consumed_count_ = 0;
   if (first_of_key_.size() < id_of_key_.size()) first_of_key_.resize(id_of_key_.size(), kNil);
   v_observed_ = v_shared_ = v_exclusive_ = 0;
   v_changes_ = false;
   for (std::size_t k = v_.size(); k-- > 0;) {
-    const VStep& st = v_[k];
-    if (st.actor < first_of_key_.size()) first_of_key_[st.actor] = static_cast<std::uint32_t>(k);
+    VStep& st = v_[k];
+    if (st.actor < first_of_key_.size()) {
+      st.next_same = first_of_key_[st.actor];
+      first_of_key_[st.actor] = static_cast<std::uint32_t>(k);
+    }
     for (const Access& a : *st.op) {
       const std::uint64_t bit = std::uint64_t{1} << (a.object & 63u);
       if (observes(a.kind))
@@ -517,7 +534,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     if (matched == kNil) break;
     if (m < static_cast<std::ptrdiff_t>(v_.size())) consume(static_cast<std::size_t>(m));
     if (wakeup_[matched].child == kNil) return;  // a leaf: exploring it covers v
-    if (std::find(consumed_.begin(), consumed_.end(), 0) == consumed_.end()) return;
+    if (consumed_count_ == v_.size()) return;
     parent = matched;
   }
 
@@ -541,7 +558,13 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     const std::uint32_t w = new_wakeup_node();
     WakeupNode& wn = wakeup_[w];
     wn.actor = st.actor;  // a key: stable whatever order actors are spawned in
-    wn.op = intern(*st.op);
+    if (st.event == kNil) {
+      wn.op = intern(*st.op);
+    } else {
+      EventInfo& ev = events_[st.event];
+      if (ev.op_id == kNil) ev.op_id = intern(ev.op);
+      wn.op = ev.op_id;
+    }
     wn.certain = st.event != kNil || !blocking(*st.op) || (op_first && length == 0);
     if (tail == kNil)
       head = w;
@@ -626,7 +649,7 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
     process_event(point.trace[events_.size()]);
   learn_actors(point);
   last_alive_ = point.alive;
-  last_pending_.assign(point.pending.begin(), point.pending.end());
+  last_pending_ = point.pending;
 
   if (depth_ < path_.size()) {
     Node& n = path_[depth_];

@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -143,6 +144,7 @@ class DporStrategy final : public Strategy {
     Clock index = 0;            // 1-based position among its actor's events
     std::int32_t prev = -1;     // its actor's previous event
     std::int32_t hb_pred = -1;  // spawn or join edge (Event::hb_pred)
+    std::uint32_t op_id = kNil;  // op interned in ops_, once a wakeup step needed it
     Op op;
   };
 
@@ -156,9 +158,11 @@ class DporStrategy final : public Strategy {
   struct VStep {
     std::uint32_t event;  // index in events_, or kNil for the racing operation e'
     std::uint32_t actor;  // key
+    ActorId id;           // its ActorId in the current execution
     bool choice;
     const Op* op;
     const Clock* clock;  // with every dependency
+    std::uint32_t next_same = kNil;  // the next step of v_ of the same actor
   };
 
   bool dependent(const Op& a, const Op& b) const;
@@ -241,7 +245,8 @@ class DporStrategy final : public Strategy {
   std::map<std::string, std::uint32_t, std::less<>> key_by_name_;  // actor name -> key
   std::vector<std::uint32_t> key_of_;    // current execution: ActorId -> key
   std::vector<ActorId> id_of_key_;       // current execution: key -> ActorId
-  std::vector<const Op*> last_pending_;  // pending ops at the last scheduling point
+  // Pending ops at the last scheduling point (the span stays valid until the execution ends).
+  std::span<const Op* const> last_pending_;
   ActorSet last_alive_;
   struct OpHash {
     std::size_t operator()(const Op& op) const;
@@ -257,7 +262,12 @@ class DporStrategy final : public Strategy {
   std::vector<std::uint32_t> free_stack_;   // free_wakeup_subtree(): nodes still to free
   std::vector<Clock> scratch_;              // a clock for pending operations
   std::vector<Clock> full_;                 // a clock with every dependency
-  std::vector<Clock> first_in_v_;           // per actor: first event in v
+  // reverse(): per actor with an event in v_ (v_actors_), the index (Clock) of its first one: a
+  // step of v_ has a step of another actor before it in v_ that happens before it iff its clock
+  // reaches that actor's first index (happens-before follows the order of v_).
+  std::vector<Clock> first_in_v_;
+  ActorSet v_actors_;
+  std::size_t consumed_count_ = 0;
   std::vector<std::uint32_t> candidates_;   // detect_races(): racing events
   std::vector<VStep> v_;                    // reverse(): the reversal sequence
   std::vector<char> consumed_;              // reverse(): steps of v_ matched in the tree
