@@ -18,14 +18,25 @@
 
 namespace interleave::literature {
 
+// The names of a program's objects and actors are built once, when the program is made, not in
+// every execution: the engine copies them into tables it reuses, so an execution's set-up allocates
+// nothing once warm (what a user writing a program for speed would do too).
+inline std::vector<std::string> numbered(const std::string& prefix, int count,
+                                         const std::string& suffix = "") {
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i)
+    names.push_back(prefix + std::to_string(i) + suffix);
+  return names;
+}
+
 /// readers(N): one writer writes x, N readers read it. Traces: 2^N (which readers run before the
 /// write).
 inline Program readers(int n) {
-  return [n](Execution& ex) {
+  return [n, reader = numbered("reader", n + 1)](Execution& ex) {
     auto& x = ex.make<Shared<int>>(ex, "x", 0);
     ex.spawn("writer", [&x](Actor& a) { x.write(a, "write", 42); });
     for (int i = 1; i <= n; ++i)
-      ex.spawn("reader" + std::to_string(i), [&x](Actor& a) { x.read(a, "read"); });
+      ex.spawn(reader[static_cast<std::size_t>(i)], [&x](Actor& a) { x.read(a, "read"); });
   };
 }
 
@@ -33,18 +44,19 @@ inline Program readers(int n) {
 /// `for (i = N; array[i] != 0; i--);`. Thread j (1..N): `array[j] = array[j-1] + 1` (a read, then a
 /// write).
 inline Program lastzero(int n) {
-  return [n](Execution& ex) {
-    auto& array = ex.make<std::vector<std::unique_ptr<Shared<int>>>>();
+  return [n, cell = numbered("array[", n + 1, "]"), thread = numbered("T", n + 1)](Execution& ex) {
+    auto& array = ex.make<std::vector<Shared<int>>>();
+    array.reserve(static_cast<std::size_t>(n) + 1);  // no reallocation: the actors keep references
     for (int i = 0; i <= n; ++i)
-      array.push_back(std::make_unique<Shared<int>>(ex, "array[" + std::to_string(i) + "]", 0));
-    ex.spawn("T0", [&array, n](Actor& a) {
-      for (int i = n; array[static_cast<std::size_t>(i)]->read(a, "load") != 0; --i) {
+      array.emplace_back(ex, cell[static_cast<std::size_t>(i)], 0);
+    ex.spawn(thread[0], [&array, n](Actor& a) {
+      for (int i = n; array[static_cast<std::size_t>(i)].read(a, "load") != 0; --i) {
       }
     });
     for (int j = 1; j <= n; ++j) {
-      ex.spawn("T" + std::to_string(j), [&array, j](Actor& a) {
-        const int v = array[static_cast<std::size_t>(j - 1)]->read(a, "load");
-        array[static_cast<std::size_t>(j)]->write(a, "store", v + 1);
+      ex.spawn(thread[static_cast<std::size_t>(j)], [&array, j](Actor& a) {
+        const int v = array[static_cast<std::size_t>(j - 1)].read(a, "load");
+        array[static_cast<std::size_t>(j)].write(a, "store", v + 1);
       });
     }
   };
@@ -57,16 +69,16 @@ inline Program lastzero(int n) {
 inline Program indexer(int n) {
   constexpr int kSize = 128;
   constexpr int kMax = 4;
-  return [n](Execution& ex) {
+  return [n, slot = numbered("table[", kSize, "]"), thread = numbered("T", n)](Execution& ex) {
     struct Table {
       std::array<int, kSize> slot{};
       std::array<ObjectId, kSize> id{};
     };
     auto& table = ex.make<Table>();
     for (int h = 0; h < kSize; ++h)
-      table.id[static_cast<std::size_t>(h)] = ex.object("table[" + std::to_string(h) + "]");
+      table.id[static_cast<std::size_t>(h)] = ex.object(slot[static_cast<std::size_t>(h)]);
     for (int tid = 0; tid < n; ++tid) {
-      ex.spawn("T" + std::to_string(tid), [&table, tid](Actor& a) {
+      ex.spawn(thread[static_cast<std::size_t>(tid)], [&table, tid](Actor& a) {
         for (int m = 1; m <= kMax; ++m) {
           const int w = m * 11 + tid;
           int h = (w * 7) % kSize;
@@ -92,22 +104,27 @@ inline Program indexer(int n) {
 inline Program filesystem(int n) {
   constexpr int kBlocks = 26;
   constexpr int kInodes = 32;
-  return [n](Execution& ex) {
+  struct Names {
+    std::vector<std::string> locki, inode, lockb, busy, thread;
+  };
+  Names names{numbered("locki[", kInodes, "]"), numbered("inode[", kInodes, "]"),
+              numbered("lockb[", kBlocks, "]"), numbered("busy[", kBlocks, "]"), numbered("T", n)};
+  return [n, names = std::move(names)](Execution& ex) {
     struct Fs {
       std::vector<std::unique_ptr<Mutex>> locki, lockb;
       std::vector<std::unique_ptr<Shared<int>>> inode, busy;
     };
     auto& fs = ex.make<Fs>();
-    for (int i = 0; i < kInodes; ++i) {
-      fs.locki.push_back(std::make_unique<Mutex>(ex, "locki[" + std::to_string(i) + "]"));
-      fs.inode.push_back(std::make_unique<Shared<int>>(ex, "inode[" + std::to_string(i) + "]", 0));
+    for (std::size_t i = 0; i < kInodes; ++i) {
+      fs.locki.push_back(std::make_unique<Mutex>(ex, names.locki[i]));
+      fs.inode.push_back(std::make_unique<Shared<int>>(ex, names.inode[i], 0));
     }
-    for (int b = 0; b < kBlocks; ++b) {
-      fs.lockb.push_back(std::make_unique<Mutex>(ex, "lockb[" + std::to_string(b) + "]"));
-      fs.busy.push_back(std::make_unique<Shared<int>>(ex, "busy[" + std::to_string(b) + "]", 0));
+    for (std::size_t b = 0; b < kBlocks; ++b) {
+      fs.lockb.push_back(std::make_unique<Mutex>(ex, names.lockb[b]));
+      fs.busy.push_back(std::make_unique<Shared<int>>(ex, names.busy[b], 0));
     }
     for (int tid = 0; tid < n; ++tid) {
-      ex.spawn("T" + std::to_string(tid), [&fs, tid](Actor& a) {
+      ex.spawn(names.thread[static_cast<std::size_t>(tid)], [&fs, tid](Actor& a) {
         const auto i = static_cast<std::size_t>(tid % kInodes);
         fs.locki[i]->lock(a, "lock inode");
         if (fs.inode[i]->read(a, "read inode") == 0) {
