@@ -162,8 +162,14 @@ ObjectId Execution::add_object(std::string_view prefix, std::string_view name) {
     throw ProgramError("too many shared objects");
   if (object_count_ == objects_.size()) objects_.emplace_back();
   std::string& n = objects_[object_count_].name;
-  n.assign(prefix);
-  n.append(name);
+  // A deterministic program registers the same names in the same order every execution: the
+  // entry usually has the name already.
+  const std::string_view old(n);
+  if (old.size() != prefix.size() + name.size() || old.substr(prefix.size()) != name ||
+      old.substr(0, prefix.size()) != prefix) {
+    n.assign(prefix);
+    n.append(name);
+  }
   return static_cast<ObjectId>(object_count_++);
 }
 
@@ -191,7 +197,10 @@ ActorId Execution::add_actor(std::string name, ActorFn fn, std::int32_t spawn_ev
   if (actors_.size() >= kMaxActors)
     throw ProgramError("too many actors (at most " + std::to_string(kMaxActors) + ")");
   std::vector<std::size_t>& hashes = buffers_.actor_name_hashes;
-  const std::size_t hash = std::hash<std::string_view>()(name);
+  // FNV-1a: names are short, and std::hash's byte hash costs more than the whole comparison.
+  std::size_t hash = 14695981039346656037ull;
+  for (const char ch : name)
+    hash = (hash ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
   for (std::size_t i = 0; i < hashes.size(); ++i)
     if (hashes[i] == hash && actors_[i]->name_ == name)
       throw ProgramError("two actors are named '" + name + "'");
@@ -237,6 +246,12 @@ inline void Execution::resume(Actor& a) {
   a.fiber_->resume();
   if (a.fiber_->finished() || a.request_ == Actor::Request::kChoice) [[unlikely]]
     settle(a);
+  // Only these actors' enabledness is evaluated at each scheduling point; the others are enabled
+  // while alive.
+  if (a.ready_fn_ != nullptr) [[unlikely]]
+    waiting_.insert(a.id_);
+  else
+    waiting_.erase(a.id_);
 }
 
 // Serves the choose() calls of `a` (resuming it after each) and records how it finished.
@@ -345,8 +360,8 @@ Outcome Execution::run(Strategy& strategy) {
       outcome = violation_ ? Outcome::kViolation : Outcome::kCompleted;
       break;
     }
-    ActorSet enabled;
-    alive_.for_each([&](ActorId id) {
+    ActorSet enabled = alive_.minus(waiting_);
+    (alive_ & waiting_).for_each([&](ActorId id) {
       if (actors_[id]->enabled()) enabled.insert(id);
     });
     if (enabled.empty()) {

@@ -287,6 +287,7 @@ class Execution {
   std::vector<std::string_view>& actor_names_;
   std::vector<const Op*>& pending_;  // pending_[a] = &actors_[a]->pending_
   ActorSet alive_;
+  ActorSet waiting_;  // actors whose announced operation has a condition (wait_until, join)
   std::size_t started_ = 0;          // actors whose fiber has been started
   std::int32_t current_event_ = -1;  // the step being executed, -1 outside steps
   std::vector<NamedCheck> invariants_;
