@@ -268,6 +268,7 @@ void DporStrategy::learn_actors(const SchedulingPoint& point) {
   fresh.for_each([&](ActorId a) {
     spawned_at_[a] = static_cast<std::int32_t>(point.step) - 1;  // -1: before the first step
     known_.insert(a);
+    if (blocking(*point.pending[a])) blocking_seen_ = true;
     auto it = key_by_name_.find(point.names[a]);
     if (it == key_by_name_.end()) {
       it = key_by_name_
@@ -290,6 +291,7 @@ void DporStrategy::process_event(const Event& ev) {
   info.index = info.prev < 0 ? 1 : events_[static_cast<std::size_t>(info.prev)].index + 1;
   info.hb_pred = ev.hb_pred;
   info.op = ev.op;
+  info.masks = masks_of(ev.op);
   info.choice = j < choice_in_step_.size() && choice_in_step_[j];
 
   // The clock of the state before the event: program order and the spawn/join edge.
@@ -390,13 +392,29 @@ const Op* DporStrategy::op_at(ActorId actor, std::uint32_t at) const {
   return nullptr;
 }
 
-bool DporStrategy::may_depend_on_v(const Op& op) const {
-  if (options_.dependency == Dependency::kAllWrites && v_changes_ && changes_state(op)) return true;
+DporStrategy::AccessMasks DporStrategy::masks_of(const Op& op) {
+  AccessMasks m;
   for (const Access& a : op) {
     const std::uint64_t bit = std::uint64_t{1} << (a.object & 63u);
-    std::uint64_t conflicting = v_exclusive_;
-    if (!observes(a.kind)) conflicting |= v_observed_;
-    if (!shared_lock_op(a.kind)) conflicting |= v_shared_;
+    if (observes(a.kind))
+      m.observed |= bit;
+    else if (shared_lock_op(a.kind))
+      m.shared |= bit;
+    else
+      m.exclusive |= bit;
+    if (!observes(a.kind)) m.changes = true;
+  }
+  return m;
+}
+
+bool DporStrategy::may_depend_on_v(const Op& op) const {
+  if (options_.dependency == Dependency::kAllWrites && v_masks_.changes && changes_state(op))
+    return true;
+  for (const Access& a : op) {
+    const std::uint64_t bit = std::uint64_t{1} << (a.object & 63u);
+    std::uint64_t conflicting = v_masks_.exclusive;
+    if (!observes(a.kind)) conflicting |= v_masks_.observed;
+    if (!shared_lock_op(a.kind)) conflicting |= v_masks_.shared;
     if ((conflicting & bit) != 0) return true;
   }
   return false;
@@ -452,9 +470,30 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
                            std::uint32_t end, std::int32_t prev) {
   Node& node = path_[event_node_[earlier]];
   for (const VStep& st : v_)  // the previous sequence's entries
-    if (st.actor < first_of_key_.size()) first_of_key_[st.actor] = kNil;
+    if (st.actor < first_of_key_.size()) first_of_key_[st.actor] = last_of_key_[st.actor] = kNil;
+  if (first_of_key_.size() < id_of_key_.size()) {
+    first_of_key_.resize(id_of_key_.size(), kNil);
+    last_of_key_.resize(id_of_key_.size(), kNil);
+  }
   v_.clear();
   v_actors_ = ActorSet();
+  v_masks_ = AccessMasks();
+  // v_'s steps in order, each linked to the next of its actor, and what they access.
+  auto append = [&](const VStep& st, const AccessMasks& m) {
+    const auto k = static_cast<std::uint32_t>(v_.size());
+    v_.push_back(st);
+    if (st.actor < last_of_key_.size()) {
+      if (last_of_key_[st.actor] == kNil)
+        first_of_key_[st.actor] = k;
+      else
+        v_[last_of_key_[st.actor]].next_same = k;
+      last_of_key_[st.actor] = k;
+    }
+    v_masks_.observed |= m.observed;
+    v_masks_.shared |= m.shared;
+    v_masks_.exclusive |= m.exclusive;
+    v_masks_.changes |= m.changes;
+  };
   const std::uint32_t earlier_actor = events_[earlier].actor;
   const Clock earlier_index = events_[earlier].index;
   for (std::uint32_t t = earlier + 1; t < end; ++t) {
@@ -465,31 +504,11 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
       v_actors_.insert(et.actor);
       first_in_v_[et.actor] = et.index;
     }
-    v_.push_back(VStep{t, key_of_[et.actor], et.actor, et.choice, &et.op, ct});
+    append(VStep{t, key_of_[et.actor], et.actor, et.choice, &et.op, ct}, et.masks);
   }
-  v_.push_back(VStep{kNil, key_of_[actor], actor, false, &op, full});
+  append(VStep{kNil, key_of_[actor], actor, false, &op, full}, masks_of(op));
   consumed_.assign(v_.size(), 0);
   consumed_count_ = 0;
-  if (first_of_key_.size() < id_of_key_.size()) first_of_key_.resize(id_of_key_.size(), kNil);
-  v_observed_ = v_shared_ = v_exclusive_ = 0;
-  v_changes_ = false;
-  for (std::size_t k = v_.size(); k-- > 0;) {
-    VStep& st = v_[k];
-    if (st.actor < first_of_key_.size()) {
-      st.next_same = first_of_key_[st.actor];
-      first_of_key_[st.actor] = static_cast<std::uint32_t>(k);
-    }
-    for (const Access& a : *st.op) {
-      const std::uint64_t bit = std::uint64_t{1} << (a.object & 63u);
-      if (observes(a.kind))
-        v_observed_ |= bit;
-      else if (shared_lock_op(a.kind))
-        v_shared_ |= bit;
-      else
-        v_exclusive_ |= bit;
-    }
-    if (!v_changes_ && changes_state(*st.op)) v_changes_ = true;
-  }
 
   // If `op` is a first step of v, it must have been runnable there (a wait the earlier step made
   // true, say, could not run before it): otherwise the race cannot be reversed.
@@ -650,6 +669,11 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
   learn_actors(point);
   last_alive_ = point.alive;
   last_pending_ = point.pending;
+  // Every operation is checked once it is announced: the first operations of new actors (in
+  // learn_actors) and the next operation of the actor that took the last step.
+  if (!blocking_seen_ && point.previous != kNoActor && point.alive.contains(point.previous) &&
+      blocking(*point.pending[point.previous]))
+    blocking_seen_ = true;
 
   if (depth_ < path_.size()) {
     Node& n = path_[depth_];
@@ -664,10 +688,6 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
   }
 
   check_blocked(point);
-  if (!blocking_seen_)
-    point.alive.for_each([&](ActorId a) {
-      if (blocking(*point.pending[a])) blocking_seen_ = true;
-    });
 
   Node n;
   n.kind = Decision::Kind::kActor;

@@ -137,6 +137,16 @@ class DporStrategy final : public Strategy {
     std::uint32_t sibling = kNil;
   };
 
+  // Which objects (bit object % 64) an operation observes, takes shared, or accesses exclusively,
+  // and whether it changes state: a quick over-approximation of conflicts (may_depend_on_v).
+  struct AccessMasks {
+    std::uint64_t observed = 0;
+    std::uint64_t shared = 0;
+    std::uint64_t exclusive = 0;
+    bool changes = false;
+  };
+  static AccessMasks masks_of(const Op& op);
+
   // One executed step of the current execution, kept while it is on the path.
   struct EventInfo {
     ActorId actor = kNoActor;
@@ -146,6 +156,7 @@ class DporStrategy final : public Strategy {
     std::int32_t hb_pred = -1;  // spawn or join edge (Event::hb_pred)
     std::uint32_t op_id = kNil;  // op interned in ops_, once a wakeup step needed it
     Op op;
+    AccessMasks masks;  // of op, for reverse()
   };
 
   // An access of an event to an object, in the object's history.
@@ -275,10 +286,8 @@ class DporStrategy final : public Strategy {
   // (bit object % 64) v_'s steps observe, take shared or access exclusively, and whether one of
   // them changes state: a quick test that an operation commutes with all of v_ (weak_initial).
   std::vector<std::uint32_t> first_of_key_;
-  std::uint64_t v_observed_ = 0;
-  std::uint64_t v_shared_ = 0;
-  std::uint64_t v_exclusive_ = 0;
-  bool v_changes_ = false;
+  std::vector<std::uint32_t> last_of_key_;  // reverse(): per key, its last step in v_
+  AccessMasks v_masks_;
   std::uint64_t races_ = 0;
   std::uint64_t inserted_ = 0;
   std::uint64_t dropped_ = 0;
