@@ -7,6 +7,16 @@
 
 namespace interleave {
 
+namespace {
+// Equality of short strings (names), inline: cheaper than a call to memcmp.
+bool same_chars(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+}  // namespace
+
 std::string_view to_string(Outcome o) {
   switch (o) {
     case Outcome::kCompleted:
@@ -27,13 +37,14 @@ std::string_view to_string(Outcome o) {
 
 // ---------------------------------------------------------------- Actor
 
-Actor::Actor(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn)
-    : exec_(&exec), id_(id), name_(std::move(name)), lifecycle_(lifecycle), fn_(std::move(fn)) {}
+Actor::Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn fn)
+    : exec_(&exec), id_(id), name_(name), lifecycle_(lifecycle), fn_(std::move(fn)) {}
 
-void Actor::reset(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn) {
+void Actor::reset(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle,
+                  ActorFn fn) {
   exec_ = &exec;
   id_ = id;
-  name_ = std::move(name);
+  if (!same_chars(name_, name)) name_.assign(name);
   lifecycle_ = lifecycle;
   fn_ = std::move(fn);
   // The fiber, if any, was recycled when its execution ended: it runs the new body (its body is
@@ -61,8 +72,8 @@ std::uint32_t Actor::choose(std::uint32_t n) {
   return choice_value_;
 }
 
-ActorId Actor::spawn(std::string name, ActorFn fn) {
-  return exec_->add_actor(std::move(name), std::move(fn), exec_->current_event_);
+ActorId Actor::spawn(std::string_view name, ActorFn fn) {
+  return exec_->add_actor(name, std::move(fn), exec_->current_event_);
 }
 
 void Actor::join(Label label, ActorId child) {
@@ -144,10 +155,12 @@ Execution::~Execution() {
   pending_.clear();
   // The actors' storage is kept for the next execution; their bodies (and what they captured) go
   // now, in order, as when the actors themselves were destroyed here.
-  for (auto& a : actors_) {
+  for (auto& a : actors_)
     a->fn_ = nullptr;
-    buffers_.spare_actors.push_back(std::move(a));
-  }
+  // Spares are taken from the back: actor i of the next execution gets the storage (and usually
+  // the name) of actor i of this one.
+  for (auto it = actors_.rbegin(); it != actors_.rend(); ++it)
+    buffers_.spare_actors.push_back(std::move(*it));
   actors_.clear();
   // The descriptions may refer to owned objects: they go before them. The names stay, their
   // storage reused by the next execution's objects.
@@ -165,8 +178,8 @@ ObjectId Execution::add_object(std::string_view prefix, std::string_view name) {
   // A deterministic program registers the same names in the same order every execution: the
   // entry usually has the name already.
   const std::string_view old(n);
-  if (old.size() != prefix.size() + name.size() || old.substr(prefix.size()) != name ||
-      old.substr(0, prefix.size()) != prefix) {
+  if (old.size() != prefix.size() + name.size() || !same_chars(old.substr(prefix.size()), name) ||
+      !same_chars(old.substr(0, prefix.size()), prefix)) {
     n.assign(prefix);
     n.append(name);
   }
@@ -189,11 +202,11 @@ void Execution::describe_object(ObjectId id, std::function<std::string()> descri
   objects_[id].describe = std::move(describe);
 }
 
-ActorId Execution::spawn(std::string name, ActorFn fn) {
-  return add_actor(std::move(name), std::move(fn), current_event_);
+ActorId Execution::spawn(std::string_view name, ActorFn fn) {
+  return add_actor(name, std::move(fn), current_event_);
 }
 
-ActorId Execution::add_actor(std::string name, ActorFn fn, std::int32_t spawn_event) {
+ActorId Execution::add_actor(std::string_view name, ActorFn fn, std::int32_t spawn_event) {
   if (actors_.size() >= kMaxActors)
     throw ProgramError("too many actors (at most " + std::to_string(kMaxActors) + ")");
   std::vector<std::size_t>& hashes = buffers_.actor_name_hashes;
@@ -203,16 +216,16 @@ ActorId Execution::add_actor(std::string name, ActorFn fn, std::int32_t spawn_ev
     hash = (hash ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
   for (std::size_t i = 0; i < hashes.size(); ++i)
     if (hashes[i] == hash && actors_[i]->name_ == name)
-      throw ProgramError("two actors are named '" + name + "'");
+      throw ProgramError("two actors are named '" + std::string(name) + "'");
   const auto id = static_cast<ActorId>(actors_.size());
   const ObjectId lifecycle = add_object("actor:", name);
   if (buffers_.spare_actors.empty()) {
     actors_.push_back(
-        std::unique_ptr<Actor>(new Actor(*this, id, std::move(name), lifecycle, std::move(fn))));
+        std::unique_ptr<Actor>(new Actor(*this, id, name, lifecycle, std::move(fn))));
   } else {
     actors_.push_back(std::move(buffers_.spare_actors.back()));
     buffers_.spare_actors.pop_back();
-    actors_.back()->reset(*this, id, std::move(name), lifecycle, std::move(fn));
+    actors_.back()->reset(*this, id, name, lifecycle, std::move(fn));
   }
   Actor& a = *actors_.back();
   a.spawn_event_ = spawn_event;

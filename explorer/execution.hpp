@@ -120,7 +120,7 @@ class Actor {
 
   /// Spawns a child actor (not a scheduling point). Its steps happen after this actor's current
   /// step. Names must be unique within the execution.
-  ActorId spawn(std::string name, ActorFn fn);
+  ActorId spawn(std::string_view name, ActorFn fn);
   /// Waits until `child` has finished (a scheduling point, blocked until then).
   void join(Label label, ActorId child);
 
@@ -146,9 +146,9 @@ class Actor {
   enum class Request : std::uint8_t { kNone, kStep, kChoice, kStopped };
   using ReadyFn = bool (*)(void*);
 
-  Actor(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn);
+  Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn fn);
   // Makes a finished actor of an earlier execution (no fiber, no body) a new one.
-  void reset(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn);
+  void reset(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn fn);
   void set_pending(Label label, std::initializer_list<Access> accesses) {
     if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
     pending_.label = label;
@@ -212,7 +212,7 @@ class Execution {
     return ref;
   }
   /// Spawns a top-level actor. Names must be unique within the execution.
-  ActorId spawn(std::string name, ActorFn fn);
+  ActorId spawn(std::string_view name, ActorFn fn);
   /// A property of shared state, checked after every step.
   void invariant(std::string name, std::function<Check()> check);
   /// A property checked once when every actor has finished.
@@ -263,7 +263,7 @@ class Execution {
     std::function<Check()> check;
   };
 
-  ActorId add_actor(std::string name, ActorFn fn, std::int32_t spawn_event);
+  ActorId add_actor(std::string_view name, ActorFn fn, std::int32_t spawn_event);
   // A new entry of the object table: its name is `prefix` + `name`.
   ObjectId add_object(std::string_view prefix, std::string_view name);
   const ObjectInfo& object_info(ObjectId id) const;

@@ -479,7 +479,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   v_actors_ = ActorSet();
   v_masks_ = AccessMasks();
   // v_'s steps in order, each linked to the next of its actor, and what they access.
-  auto append = [&](const VStep& st, const AccessMasks& m) {
+  auto append = [&](const VStep& st, const AccessMasks& m) __attribute__((always_inline)) {
     const auto k = static_cast<std::uint32_t>(v_.size());
     v_.push_back(st);
     if (st.actor < last_of_key_.size()) {
