@@ -114,7 +114,7 @@ void DporStrategy::truncate_events(std::size_t count) {
     actor_last_[e.actor] = e.prev;
     events_.pop_back();
   }
-  clocks_.resize(events_.size() * kMaxActors);
+  // clocks_ keeps its rows: the next events overwrite them (see process_event).
   if (choice_in_step_.size() > count) choice_in_step_.resize(count);
 }
 
@@ -297,9 +297,17 @@ void DporStrategy::process_event(const Event& ev) {
   // The clock of the state before the event: program order and the spawn/join edge.
   // Clock entries of actors beyond width() are zero everywhere (ids follow spawn order).
   const std::size_t width = this->width();
-  clocks_.resize(static_cast<std::size_t>(j + 1) * kMaxActors);
+  // A row left by an earlier path is reused: its entries up to clock_high_ are rewritten (those
+  // beyond were never written, rows start zero).
+  if (clocks_.size() < static_cast<std::size_t>(j + 1) * kMaxActors)
+    clocks_.resize(static_cast<std::size_t>(j + 1) * kMaxActors);
   Clock* c = clock(static_cast<std::int32_t>(j));
-  if (info.prev >= 0) std::copy_n(clock(info.prev), width, c);
+  if (info.prev >= 0)
+    std::copy_n(clock(info.prev), width, c);
+  else
+    std::fill_n(c, width, Clock{0});
+  if (clock_high_ > width) std::fill(c + width, c + clock_high_, Clock{0});
+  clock_high_ = std::max(clock_high_, width);
   if (info.hb_pred >= 0) {
     const Clock* h = clock(info.hb_pred);
     for (std::size_t a = 0; a < width; ++a)
@@ -478,10 +486,19 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   v_.clear();
   v_actors_ = ActorSet();
   v_masks_ = AccessMasks();
-  // v_'s steps in order, each linked to the next of its actor, and what they access.
-  auto append = [&](const VStep& st, const AccessMasks& m) __attribute__((always_inline)) {
+  // v_'s steps in order, each linked to the next of its actor, and what they access. (Built in
+  // place: a VStep assembled on the stack and copied in stalls on store forwarding.)
+  auto append = [&](std::uint32_t event, ActorId id, bool choice, const Op* step_op,
+                    const Clock* step_clock, const AccessMasks& m) __attribute__((always_inline)) {
     const auto k = static_cast<std::uint32_t>(v_.size());
-    v_.push_back(st);
+    VStep& st = v_.emplace_back();
+    st.event = event;
+    st.actor = key_of_[id];
+    st.id = id;
+    st.choice = choice;
+    st.op = step_op;
+    st.clock = step_clock;
+    st.next_same = kNil;
     if (st.actor < last_of_key_.size()) {
       if (last_of_key_[st.actor] == kNil)
         first_of_key_[st.actor] = k;
@@ -496,6 +513,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   };
   const std::uint32_t earlier_actor = events_[earlier].actor;
   const Clock earlier_index = events_[earlier].index;
+  v_.reserve(end - earlier);
   for (std::uint32_t t = earlier + 1; t < end; ++t) {
     const Clock* ct = clock(static_cast<std::int32_t>(t));
     if (ct[earlier_actor] >= earlier_index) continue;  // happens after `earlier`
@@ -504,9 +522,9 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
       v_actors_.insert(et.actor);
       first_in_v_[et.actor] = et.index;
     }
-    append(VStep{t, key_of_[et.actor], et.actor, et.choice, &et.op, ct}, et.masks);
+    append(t, et.actor, et.choice, &et.op, ct, et.masks);
   }
-  append(VStep{kNil, key_of_[actor], actor, false, &op, full}, masks_of(op));
+  append(kNil, actor, false, &op, full, masks_of(op));
   consumed_.assign(v_.size(), 0);
   consumed_count_ = 0;
 

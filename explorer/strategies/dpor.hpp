@@ -240,7 +240,8 @@ class DporStrategy final : public Strategy {
   std::vector<std::uint32_t> event_node_;  // event index -> its kActor node in path_
   std::vector<EventInfo> events_;          // events of the current path that were analysed
   std::vector<bool> choice_in_step_;       // per event index: a choice was made during it
-  std::vector<Clock> clocks_;              // kMaxActors clocks per event
+  std::vector<Clock> clocks_;              // kMaxActors clocks per event (rows kept, reused)
+  std::size_t clock_high_ = 0;             // the widest row written: entries beyond are zero
   std::vector<std::vector<ObjAccess>> objects_;  // per object: its accesses, in event order
   std::vector<ObjAccess> ghost_;                 // kAllWrites: every state-changing step
   std::vector<std::int32_t> actor_last_;         // per actor: its latest event, -1 if none
