@@ -170,30 +170,37 @@ Execution::~Execution() {
     owned_.pop_back();
 }
 
-ObjectId Execution::add_object(std::string_view prefix, std::string_view name) {
+ObjectId Execution::add_object(std::string_view name, ActorId actor) {
   if (object_count_ >= kNoObject - 1)  // kNoObject and the strategies' reserved ids stay free
     throw ProgramError("too many shared objects");
   if (object_count_ == objects_.size()) objects_.emplace_back();
-  std::string& n = objects_[object_count_].name;
-  // A deterministic program registers the same names in the same order every execution: the
-  // entry usually has the name already.
-  const std::string_view old(n);
-  if (old.size() != prefix.size() + name.size() || !same_chars(old.substr(prefix.size()), name) ||
-      !same_chars(old.substr(0, prefix.size()), prefix)) {
-    n.assign(prefix);
-    n.append(name);
+  ObjectInfo& o = objects_[object_count_];
+  o.lifecycle_of = actor;
+  if (actor != kNoActor) {
+    o.named = false;
+  } else {
+    o.named = true;
+    // A deterministic program registers the same names in the same order every execution: the
+    // entry usually has the name already.
+    if (!same_chars(o.name, name)) o.name.assign(name);
   }
   return static_cast<ObjectId>(object_count_++);
 }
 
 ObjectId Execution::object(std::string_view name) {
-  return add_object({}, name);
+  return add_object(name);
 }
 
 const Execution::ObjectInfo& Execution::object_info(ObjectId id) const {
   if (id >= object_count_)
     throw std::out_of_range("no object " + std::to_string(id) + " in this execution");
-  return objects_[id];
+  ObjectInfo& o = objects_[id];
+  if (!o.named) {
+    o.name.assign("actor:");
+    o.name.append(actors_.at(o.lifecycle_of)->name_);
+    o.named = true;
+  }
+  return o;
 }
 
 void Execution::describe_object(ObjectId id, std::function<std::string()> describe) {
@@ -218,7 +225,7 @@ ActorId Execution::add_actor(std::string_view name, ActorFn fn, std::int32_t spa
     if (hashes[i] == hash && actors_[i]->name_ == name)
       throw ProgramError("two actors are named '" + std::string(name) + "'");
   const auto id = static_cast<ActorId>(actors_.size());
-  const ObjectId lifecycle = add_object("actor:", name);
+  const ObjectId lifecycle = add_object({}, id);
   if (buffers_.spare_actors.empty()) {
     actors_.push_back(
         std::unique_ptr<Actor>(new Actor(*this, id, name, lifecycle, std::move(fn))));

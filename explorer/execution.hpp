@@ -56,8 +56,10 @@ struct Violation {
 namespace detail {
 /// A shared object registered with Execution::object.
 struct ObjectInfo {
-  std::string name;
+  std::string name;  // for an actor's lifecycle object: written when first asked for
   std::function<std::string()> describe;
+  ActorId lifecycle_of = kNoActor;  // the actor whose lifecycle object this is, if any
+  bool named = true;                // false: `name` is still to be written (lifecycle objects)
 };
 }  // namespace detail
 
@@ -264,8 +266,9 @@ class Execution {
   };
 
   ActorId add_actor(std::string_view name, ActorFn fn, std::int32_t spawn_event);
-  // A new entry of the object table: its name is `prefix` + `name`.
-  ObjectId add_object(std::string_view prefix, std::string_view name);
+  // A new entry of the object table named `name`, or the lifecycle object of `actor` (named
+  // "actor:<name>" when first asked for: most executions never need the name).
+  ObjectId add_object(std::string_view name, ActorId actor = kNoActor);
   const ObjectInfo& object_info(ObjectId id) const;
   void start_new_actors();
   void resume(Actor& a);
@@ -280,7 +283,9 @@ class Execution {
   ExecutionOptions options_;
   Strategy* strategy_ = nullptr;
   // The tables live in buffers_ (their capacity is reused by the next execution).
-  std::vector<ObjectInfo>& objects_;  // entries past object_count_ are spare (names reused)
+  // Entries past object_count_ are spare (names reused); names of lifecycle objects are written
+  // lazily by object_info() (a const method: the table is reached through a reference).
+  std::vector<ObjectInfo>& objects_;
   std::size_t object_count_ = 0;
   std::vector<std::unique_ptr<HolderBase>> owned_;
   std::vector<std::unique_ptr<Actor>>& actors_;  // emptied before owned_ (see ~Execution)
