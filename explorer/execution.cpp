@@ -37,11 +37,11 @@ std::string_view to_string(Outcome o) {
 
 // ---------------------------------------------------------------- Actor
 
-Actor::Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn fn)
+Actor::Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn&& fn)
     : exec_(&exec), id_(id), name_(name), lifecycle_(lifecycle), fn_(std::move(fn)) {}
 
 void Actor::reset(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle,
-                  ActorFn fn) {
+                  ActorFn&& fn) {
   exec_ = &exec;
   id_ = id;
   if (!same_chars(name_, name)) name_.assign(name);
@@ -213,7 +213,7 @@ ActorId Execution::spawn(std::string_view name, ActorFn fn) {
   return add_actor(name, std::move(fn), current_event_);
 }
 
-ActorId Execution::add_actor(std::string_view name, ActorFn fn, std::int32_t spawn_event) {
+ActorId Execution::add_actor(std::string_view name, ActorFn&& fn, std::int32_t spawn_event) {
   if (actors_.size() >= kMaxActors)
     throw ProgramError("too many actors (at most " + std::to_string(kMaxActors) + ")");
   std::vector<std::size_t>& hashes = buffers_.actor_name_hashes;

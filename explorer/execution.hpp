@@ -148,9 +148,9 @@ class Actor {
   enum class Request : std::uint8_t { kNone, kStep, kChoice, kStopped };
   using ReadyFn = bool (*)(void*);
 
-  Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn fn);
+  Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn&& fn);
   // Makes a finished actor of an earlier execution (no fiber, no body) a new one.
-  void reset(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn fn);
+  void reset(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn&& fn);
   void set_pending(Label label, std::initializer_list<Access> accesses) {
     if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
     pending_.label = label;
@@ -265,7 +265,7 @@ class Execution {
     std::function<Check()> check;
   };
 
-  ActorId add_actor(std::string_view name, ActorFn fn, std::int32_t spawn_event);
+  ActorId add_actor(std::string_view name, ActorFn&& fn, std::int32_t spawn_event);
   // A new entry of the object table named `name`, or the lifecycle object of `actor` (named
   // "actor:<name>" when first asked for: most executions never need the name).
   ObjectId add_object(std::string_view name, ActorId actor = kNoActor);

@@ -541,6 +541,13 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
   bool covered = false;
   sleep.for_each([&](ActorId s) {
     if (covered) return;
+    // A sleeper with a step in v is judged by its first step there alone (weak_initial does not
+    // look at the operation then): no need to find its operation.
+    const std::uint32_t key = key_of_[s];
+    if (key < first_of_key_.size() && first_of_key_[key] != kNil) {
+      if (weak_initial(key, op, commuting) >= 0) covered = true;
+      return;
+    }
     // The sleeper's operation at that state.
     const Op* o = op_at(s, earlier);
     if (s == actor) {
@@ -551,7 +558,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
            e = events_[static_cast<std::size_t>(e)].prev)
         o = &events_[static_cast<std::size_t>(e)].op;
     }
-    if (o != nullptr && weak_initial(key_of_[s], *o, commuting) >= 0) covered = true;
+    if (o != nullptr && weak_initial(key, *o, commuting) >= 0) covered = true;
   });
   if (covered) return;
 
