@@ -162,3 +162,31 @@ TEST_CASE("fibers of abandoned executions are unwound: destructors run", "[fiber
   CHECK(constructed > 0);
   CHECK(constructed == destroyed);
 }
+
+TEST_CASE("a join that cannot finish is a deadlock naming the joined actor's lifecycle object",
+          "[deadlock][spawn]") {
+  // P holds m and joins C; C needs m. Object names are reused from one execution to the next and
+  // lifecycle objects are named only when asked: every execution must still name them right.
+  auto prog = [](Execution& ex) {
+    auto& m = ex.make<Mutex>(ex, "m");
+    ex.spawn("P", [&m](Actor& p) {
+      m.lock(p, "P.lock");
+      const ActorId c = p.spawn("C", [&m](Actor& a) {
+        m.lock(a, "C.lock");
+        m.unlock(a, "C.unlock");
+      });
+      p.join("P.join", c);
+      m.unlock(p, "P.unlock");
+    });
+  };
+  ExploreOptions o;
+  o.stop_on_first_violation = false;
+  auto r = test::explore_dfs(prog, o);
+  REQUIRE(r.verdict == Verdict::kViolation);
+  const Counterexample& c = r.counterexamples.at(0);
+  CHECK(c.message ==
+        "deadlock: no actor can run; P is blocked at P.join waiting for wait of actor:C; C is "
+        "blocked at C.lock waiting for acquire of m (held by P)");
+  REQUIRE_FALSE(c.steps.empty());
+  CHECK(r.stats.deadlocked == r.stats.executions);
+}
