@@ -149,7 +149,7 @@ class Actor {
   // Makes a finished actor of an earlier execution (no fiber, no body) a new one.
   void reset(Execution& exec, ActorId id, std::string name, ObjectId lifecycle, ActorFn fn);
   void set_pending(Label label, std::initializer_list<Access> accesses) {
-    if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 16 accesses");
+    if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
     pending_.label = label;
     pending_.count = 0;
     for (const Access& acc : accesses)

@@ -71,7 +71,7 @@ bool conflicts(const Access& a, const Access& b);
 
 /// A visible operation: its label and the accesses it performs (at most kMaxAccesses).
 struct Op {
-  static constexpr std::size_t kMaxAccesses = 16;
+  static constexpr std::size_t kMaxAccesses = 8;
 
   Label label;
   std::array<Access, kMaxAccesses> accesses{};
@@ -80,7 +80,7 @@ struct Op {
   Op() = default;
   Op(Label l, std::initializer_list<Access> list) : label(l) {
     if (list.size() > kMaxAccesses)
-      throw std::length_error("an operation declares at most 16 accesses");
+      throw std::length_error("an operation declares at most 8 accesses");
     for (const Access& a : list)
       accesses[count++] = a;
   }

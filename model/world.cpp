@@ -117,8 +117,10 @@ class World {
       }
     }
     int client_tables = 0;
+    std::size_t snapshot_reads = cfg.actors.task_runs.size();  // C4: progress(t) of every run
     for (const auto& cc : cfg.actors.clients) {
       ttm_row_id_.emplace(cc.name, ex.object("TTM_L[" + cc.name + "]"));
+      ++snapshot_reads;  // C4: CS_f[c]
       cs_id_.push_back(ex.object("CS_" + frontend_name(cc.frontend) + "[" + cc.name + "]"));
       ttm_tables_id_.emplace(cc.name, ex.object("TTM_L[" + cc.name + "].tables"));
       for (int k = 1; k <= cc.temp_tables; ++k) {
@@ -133,6 +135,10 @@ class World {
     for (const auto& cc : cfg.actors.clients)
       journal_read_ = journal_read_ || cc.frontend != 0;
     journal_id_ = ex.object("J");
+    // C4 reads every session's row when they fit in one step's accesses; otherwise the key set
+    // TTM_L.keys, written by every E2a and D4, stands for them (coarser, as sound).
+    snapshot_reads += ttm_row_id_.size();
+    if (snapshot_reads > Op::kMaxAccesses) ttm_keys_id_ = ex.object("TTM_L.keys");
     for (int f = 0; f < fes; ++f) {
       // A follower's replayed TTM_f: only its key set is observed by others (C2, U4b).
       ttm_id_.push_back(f == 0 ? kNoObject : ex.object("TTM_" + frontend_name(f)));
@@ -251,6 +257,8 @@ class World {
   std::vector<std::map<std::string, ObjectId>> sch_id_;  // SCH_cn[k], per CN and table key
   std::map<std::string, ObjectId> ttm_row_id_;    // TTM_L[s]: the entry of session s (or none)
   std::map<std::string, ObjectId> ttm_tables_id_;  // TTM_L[s].tables: the tables of s's entries
+  // TTM_L.keys: the sessions of TTM_L, only when C4 cannot read every row (kNoObject otherwise)
+  ObjectId ttm_keys_id_ = kNoObject;
   std::map<std::string, ObjectId> cat_table_id_;  // CAT[k]: table k is in CAT (k: table key)
   std::map<std::string, std::vector<std::string>> session_tables_;  // keys of a session's tables
   bool journal_read_ = false;                                       // some replayer reads J
@@ -541,8 +549,9 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
   // change is a run's E6 or K (progress(t); E7 and a retry's E1 follow E6) and a client's U4a
   // (CS_f).
   Op c4("C4", {});
+  if (ttm_keys_id_ != kNoObject) add(c4, read(ttm_keys_id_));
   for (const auto& [session, row] : ttm_row_id_)
-    add(c4, read(row));
+    if (ttm_keys_id_ == kNoObject) add(c4, read(row));
   for (ObjectId id : progress_id_)
     add(c4, read(id));
   for (ObjectId id : cs_id_)
@@ -639,6 +648,7 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
   }
   // Removes the key; its check reads CAT for every table the entry may hold (the session's).
   Op d4("D4", {read_modify_write(ttm_row(session)), read(ttm_tables(session))});
+  if (ttm_keys_id_ != kNoObject) add(d4, read_modify_write(ttm_keys_id_));
   for (const std::string& key : session_tables_.at(session))
     add(d4, read(cat_obj(key)));
   a.step(d4);
@@ -810,6 +820,7 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
   auto e2a = [&](Label label) {
     Op op(label, {read_modify_write(row), ticks ? read_modify_write(clock) : read(clock)});
     if (clock_fe != 0) add(op, read(clock_id_[0]));
+    if (ttm_keys_id_ != kNoObject) add(op, read_modify_write(ttm_keys_id_));
     return op;
   };
   auto compute_if_absent = [&] {
