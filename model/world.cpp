@@ -109,30 +109,39 @@ class World {
       for (int attempt = 1; attempt <= 1 + tc.retries; ++attempt) {
         const std::string session = tc.name + "#" + std::to_string(attempt);
         ttm_row_id_.emplace(session, ex.object("TTM_L[" + session + "]"));
+        ttm_tables_id_.emplace(session, ex.object("TTM_L[" + session + "].tables"));
         cat_table_id_.emplace(session, ex.object("CAT[" + session + "]"));
+        table_id_.emplace(session, kFirstTableId + kTableIdStride * static_cast<int>(
+                                                       table_id_.size()));
         session_tables_[session].push_back(session);
       }
     }
+    int client_tables = 0;
+    std::size_t snapshot_reads = cfg.actors.task_runs.size();  // C4: progress(t) of every run
     for (const auto& cc : cfg.actors.clients) {
       ttm_row_id_.emplace(cc.name, ex.object("TTM_L[" + cc.name + "]"));
+      ++snapshot_reads;  // C4: CS_f[c]
+      cs_id_.push_back(ex.object("CS_" + frontend_name(cc.frontend) + "[" + cc.name + "]"));
+      ttm_tables_id_.emplace(cc.name, ex.object("TTM_L[" + cc.name + "].tables"));
       for (int k = 1; k <= cc.temp_tables; ++k) {
         const std::string table = client_table_name(cc.name, k);
         cat_table_id_.emplace(table, ex.object("CAT[" + table + "]"));
+        table_id_.emplace(table, kFirstClientTableId + kTableIdStride * client_tables++);
         session_tables_[cc.name].push_back(table);
       }
     }
-    ttm_keys_id_ = ex.object("TTM_L.keys");
-    task_ids_id_ = ex.object("CAT.ids");
-    client_ids_id_ = ex.object("CAT.client_ids");
     // J is read only by the replayers of followers with clients: without one, no step observes
     // the journal and appends to it commute (J is then not declared at all).
     for (const auto& cc : cfg.actors.clients)
       journal_read_ = journal_read_ || cc.frontend != 0;
     journal_id_ = ex.object("J");
+    // C4 reads every session's row when they fit in one step's accesses; otherwise the key set
+    // TTM_L.keys, written by every E2a and D4, stands for them (coarser, as sound).
+    snapshot_reads += ttm_row_id_.size();
+    if (snapshot_reads > Op::kMaxAccesses) ttm_keys_id_ = ex.object("TTM_L.keys");
     for (int f = 0; f < fes; ++f) {
       // A follower's replayed TTM_f: only its key set is observed by others (C2, U4b).
       ttm_id_.push_back(f == 0 ? kNoObject : ex.object("TTM_" + frontend_name(f)));
-      cs_id_.push_back(ex.object("CS_" + frontend_name(f)));
       clock_id_.push_back(ex.object("clock_" + frontend_name(f)));
       auto it = cfg.cluster.clock_offsets.find(f);
       clock_.push_back(it == cfg.cluster.clock_offsets.end() ? 0 : it->second);
@@ -156,8 +165,6 @@ class World {
         sch_id_[static_cast<std::size_t>(c)].emplace(
             key, ex.object("SCH_" + compute_node_name(c) + "[" + key + "]"));
     sch_.resize(static_cast<std::size_t>(cfg.cluster.compute_nodes));
-    next_table_id_ = kFirstTableId;
-    next_client_table_id_ = kFirstClientTableId;
   }
 
   void setup();
@@ -198,6 +205,7 @@ class World {
   ObjectId cat_obj(const std::string& key) const { return cat_table_id_.at(key); }
   ObjectId cat_obj(int table) const { return cat_table_id_.at(tables_.at(table).key); }
   ObjectId ttm_row(const std::string& session) const { return ttm_row_id_.at(session); }
+  ObjectId ttm_tables(const std::string& session) const { return ttm_tables_id_.at(session); }
   static void add(Op& op, Access acc) {
     if (op.count == Op::kMaxAccesses) throw std::logic_error("too many accesses in one step");
     op.accesses[op.count++] = acc;
@@ -239,14 +247,18 @@ class World {
 
   // object ids
   ObjectId journal_id_, pend_id_, run_id_, sync_id_;
-  ObjectId ttm_keys_id_;                  // TTM_L.keys: the sessions of TTM_L
-  ObjectId task_ids_id_, client_ids_id_;  // the table id counters (ids follow creation order)
-  std::vector<ObjectId> ttm_id_, cs_id_, clock_id_, runctx_id_, future_id_, coord_id_;
+  std::vector<ObjectId> ttm_id_, clock_id_, runctx_id_, future_id_, coord_id_;
+  // CS_f[c]: client c is registered in the ConnectScheduler of its FE f (only c's U2 and U4a
+  // change it; only clients of f are ever in CS_f).
+  std::vector<ObjectId> cs_id_;
   // progress(t): the ghost progress of t's current attempt (staged at E2, finalized at E6, killed
   // at K), observed by the coverage goals of C3 and C4.
   std::vector<ObjectId> progress_id_;
   std::vector<std::map<std::string, ObjectId>> sch_id_;  // SCH_cn[k], per CN and table key
   std::map<std::string, ObjectId> ttm_row_id_;    // TTM_L[s]: the entry of session s (or none)
+  std::map<std::string, ObjectId> ttm_tables_id_;  // TTM_L[s].tables: the tables of s's entries
+  // TTM_L.keys: the sessions of TTM_L, only when C4 cannot read every row (kNoObject otherwise)
+  ObjectId ttm_keys_id_ = kNoObject;
   std::map<std::string, ObjectId> cat_table_id_;  // CAT[k]: table k is in CAT (k: table key)
   std::map<std::string, std::vector<std::string>> session_tables_;  // keys of a session's tables
   bool journal_read_ = false;                                       // some replayer reads J
@@ -254,8 +266,8 @@ class World {
   // CAT: the leader's catalog (temporary tables only), by table id
   std::set<int> cat_;
   std::map<int, TableInfo> tables_;  // every table ever created (names, owners)
-  int next_table_id_ = 0;
-  int next_client_table_id_ = 0;
+  // The id of each table, by key: fixed by the config (docs/model.md, "Declared objects").
+  std::map<std::string, int> table_id_;
   long long next_txn_ = kFirstTxnId;
   // J
   std::vector<JournalEntry> journal_;
@@ -305,7 +317,7 @@ void World::owner_reads(Op& op, const std::string& session) const {
     add(read(future_id_[static_cast<std::size_t>(o.index)]));
     add(read(runctx_id_[static_cast<std::size_t>(o.index)]));
   } else {
-    add(read(cs_id_[static_cast<std::size_t>(client_cfg(o.index).frontend)]));
+    add(read(cs_id_[static_cast<std::size_t>(o.index)]));
   }
 }
 
@@ -482,12 +494,16 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
   if (pol.liveness.client_sessions) {
     for (int f = 0; f < cfg_.cluster.frontends; ++f) {
       const auto fi = static_cast<std::size_t>(f);
-      // listSessions(f) reads CS_f and, for each of its sessions (only clients of f ever are),
-      // whether TTM_f has it; on a follower also whether TTM_L has it (a coverage goal).
-      Op c2("C2", {read(cs_id_[fi])});
+      // listSessions(f) reads CS_f (the rows of the clients of f, the only sessions it can hold)
+      // and, for each of its sessions, whether TTM_f has it; on a follower also whether TTM_L has
+      // it (a coverage goal).
+      Op c2("C2", {});
       if (f != 0) add(c2, read(ttm_id_[fi]));
-      for (const auto& cc : cfg_.actors.clients)
-        if (cc.frontend == f) add(c2, read(ttm_row(cc.name)));
+      for (std::size_t c = 0; c < cfg_.actors.clients.size(); ++c)
+        if (client_cfg(static_cast<int>(c)).frontend == f) {
+          add(c2, read(cs_id_[c]));
+          add(c2, read(ttm_row(client_cfg(static_cast<int>(c)).name)));
+        }
       a.step(c2);
       const bool may_fail = !sweep && std::find(cfg_.cluster.unreachable_frontends.begin(),
                                                 cfg_.cluster.unreachable_frontends.end(),
@@ -532,15 +548,14 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
   // session's E2a came before (TTM_L.keys), hence its owner's E1, E2 and U2; what can still
   // change is a run's E6 or K (progress(t); E7 and a retry's E1 follow E6) and a client's U4a
   // (CS_f).
-  Op c4("C4", {read(ttm_keys_id_)});
+  Op c4("C4", {});
+  if (ttm_keys_id_ != kNoObject) add(c4, read(ttm_keys_id_));
+  for (const auto& [session, row] : ttm_row_id_)
+    if (ttm_keys_id_ == kNoObject) add(c4, read(row));
   for (ObjectId id : progress_id_)
     add(c4, read(id));
-  for (int f = 0; f < cfg_.cluster.frontends; ++f) {
-    bool has_clients = false;
-    for (const auto& cc : cfg_.actors.clients)
-      has_clients = has_clients || cc.frontend == f;
-    if (has_clients) add(c4, read(cs_id_[static_cast<std::size_t>(f)]));
-  }
+  for (ObjectId id : cs_id_)
+    add(c4, read(id));
   a.step(c4);
   std::vector<std::pair<std::string, Tick>> snapshot;
   for (const auto& [s, e] : ttm_l_)
@@ -583,7 +598,7 @@ void World::cleaner_pass(Actor& a, int pass, bool sweep) {
 // D1..D4 for one session: by the cleaner, or by CLEAN TEMPORARY TABLE ON SESSION (U4b).
 void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
                           std::size_t pass_start, int pass) {
-  a.step("D1", {read(ttm_row(session))});
+  a.step("D1", {read(ttm_row(session)), read(ttm_tables(session))});
   std::vector<int> tables;
   if (TtmEntry* e = ttm_entry(session)) tables.assign(e->tables.begin(), e->tables.end());
   note(a, [&] {
@@ -624,7 +639,7 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
         if (info.e2a_step > pass_start) a.cover(goal::kDroppedTableCreatedAfterStart);
       }
     }
-    a.step("D3", {read_modify_write(ttm_row(session))});
+    a.step("D3", {read(ttm_row(session)), read_modify_write(ttm_tables(session))});
     if (TtmEntry* e = ttm_entry(session)) e->tables.erase(id);
     note(a, [&] {
       return "drop temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
@@ -632,7 +647,8 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
     });
   }
   // Removes the key; its check reads CAT for every table the entry may hold (the session's).
-  Op d4("D4", {read_modify_write(ttm_row(session)), read_modify_write(ttm_keys_id_)});
+  Op d4("D4", {read_modify_write(ttm_row(session)), read(ttm_tables(session))});
+  if (ttm_keys_id_ != kNoObject) add(d4, read_modify_write(ttm_keys_id_));
   for (const std::string& key : session_tables_.at(session))
     add(d4, read(cat_obj(key)));
   a.step(d4);
@@ -756,16 +772,13 @@ void World::sync_caller(Actor& a, int t) {
 
 int World::create_table(Actor& a, Label label, const std::string& session, const std::string& name,
                         int session_fe) {
-  Op op(label, {read_modify_write(cat_obj(table_key(session, name))),
-                read_modify_write(name.empty() ? task_ids_id_ : client_ids_id_)});
+  Op op(label, {read_modify_write(cat_obj(table_key(session, name)))});
   append_journal(op);
   // A staging table: its owner's progress (staged) is observed through progress(t).
   if (name.empty())
     add(op, read_modify_write(progress_id_[static_cast<std::size_t>(owners_.at(session).index)]));
   a.step(op);
-  int& next = name.empty() ? next_table_id_ : next_client_table_id_;
-  const int id = next;
-  next += kTableIdStride;
+  const int id = table_id_.at(table_key(session, name));
   TableInfo info;
   info.id = id;
   info.name = name.empty() ? "hierarchy_" + std::to_string(kMillisBase + id) : name;
@@ -799,10 +812,15 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
   // computeIfAbsent may add the session's key (declared whether or not it does). Its true time
   // (created_step) is compared with C1's by a coverage goal: with another FE's clock it also
   // reads the leader's, so that C1 and it stay ordered.
+  // With the leader's clock, only C1 advances it (logical time: the passes started) and E2a reads
+  // it: createTime < startTime iff the E2a came before the pass's C1, as with a real clock, and
+  // the E2a's of different sessions commute. A follower's clock (session_frontend) is compared
+  // across FEs with its offset, so there E2a ticks it as the FE's clock would advance.
+  const bool ticks = cfg_.policy.create_time_clock == CreateTimeClock::kSessionFrontend;
   auto e2a = [&](Label label) {
-    Op op(label,
-          {read_modify_write(row), read_modify_write(ttm_keys_id_), read_modify_write(clock)});
+    Op op(label, {read_modify_write(row), ticks ? read_modify_write(clock) : read(clock)});
     if (clock_fe != 0) add(op, read(clock_id_[0]));
+    if (ttm_keys_id_ != kNoObject) add(op, read_modify_write(ttm_keys_id_));
     return op;
   };
   auto compute_if_absent = [&] {
@@ -810,7 +828,7 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
     if (it == ttm_l_.end()) {
       TtmEntry e;
       e.session = session;
-      e.create_time = tick(clock_fe);
+      e.create_time = ticks ? tick(clock_fe) : clock_[0];
       e.created_step = now_step();
       entries_.push_back(std::move(e));
       it = ttm_l_.emplace(session, entries_.size() - 1).first;
@@ -824,7 +842,9 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
     return it->second;
   };
   if (cfg_.policy.add_temporary_table == AddTemporaryTable::kAtomic) {
-    a.step(e2a("E2a-E2c"));
+    Op op = e2a("E2a-E2c");
+    add(op, read_modify_write(ttm_tables(session)));
+    a.step(op);
     const std::size_t e = compute_if_absent();
     entries_[e].tables.insert(table);
     info.added_to_manager = true;
@@ -850,7 +870,7 @@ void World::add_temporary_table(Actor& a, const std::string& session, int table,
                     table_text(table) + ", which is already in CAT");
   const std::size_t held = static_cast<std::size_t>(got - entries_.data());
   // The held entry is the session's (attached or removed by D4 since): TTM_L[s] covers both.
-  a.step("E2c", {read_modify_write(row), read(cat_obj(table))});
+  a.step("E2c", {read(row), read_modify_write(ttm_tables(session)), read(cat_obj(table))});
   TtmEntry& e = entries_[held];
   e.tables.insert(table);
   info.added_to_manager = true;
@@ -903,7 +923,8 @@ void World::executor(Actor& a, int t) {
                 ": " + error;
     }
     if (ok) {
-      a.step("E5", {read(runctx_id_[ti]), read(ttm_row(session)), read(cat_obj(table))});
+      a.step("E5", {read(runctx_id_[ti]), read(ttm_row(session)), read(ttm_tables(session)),
+                    read(cat_obj(table))});
       const TtmEntry* e = ttm_entry(session);
       if (tr.killed) {
         ok = false;
@@ -919,7 +940,8 @@ void World::executor(Actor& a, int t) {
     }
 
     // finalized is observed through progress(t) (the coverage goals of C3 and C4).
-    Op e6("E6", {read_modify_write(ttm_row(session)), read_modify_write(cat_obj(table)),
+    Op e6("E6", {read(ttm_row(session)), read_modify_write(ttm_tables(session)),
+                 read_modify_write(cat_obj(table)),
                  read_modify_write(progress_id_[ti])});
     append_journal(e6);
     a.step(e6);
@@ -961,7 +983,8 @@ bool World::insert(Actor& a, int t, const std::string& session, int table, Label
                    std::string& error) {
   const auto ti = static_cast<std::size_t>(t);
   TaskRun& tr = task(t);
-  a.step(label, {read(runctx_id_[ti]), read(ttm_row(session)), read(cat_obj(table))});
+  a.step(label, {read(runctx_id_[ti]), read(ttm_row(session)), read(ttm_tables(session)),
+                 read(cat_obj(table))});
   const std::string& name = tables_.at(table).name;
   if (tr.killed) {
     error = "the task run was killed";
@@ -1093,7 +1116,8 @@ void World::client(Actor& a, int c) {
   note(a, [&] {
     return "new ConnectContext on " + frontend_name(cc.frontend) + ": session " + session;
   });
-  a.step("U2", {read_modify_write(cs_id_[f])});
+  const ObjectId cs = cs_id_[static_cast<std::size_t>(c)];
+  a.step("U2", {read_modify_write(cs)});
   cs_[f].insert(session);
   owners_.at(session).live = true;
   note(a, [&] {
@@ -1104,7 +1128,7 @@ void World::client(Actor& a, int c) {
         create_table(a, "U3", session, "tmp_" + cc.name + "_" + std::to_string(k), cc.frontend);
     add_temporary_table(a, session, table, cc.frontend);
   }
-  a.step("U4a", {read_modify_write(cs_id_[f])});
+  a.step("U4a", {read_modify_write(cs)});
   cs_[f].erase(session);
   owners_.at(session).live = false;
   note(a, [&] {

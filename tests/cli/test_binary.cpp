@@ -185,8 +185,8 @@ TEST_CASE("binary + model: a holds verdict, validate, and a model input error", 
 
 TEST_CASE("binary + model: a trace recorded before the model refined its objects still replays",
           "[binary][model][replay]") {
-  // Recorded when C2 declared a read of the whole TTM_L; the model now declares one TTM_L row per
-  // session. The same violation occurs through steps whose words are identical, so the first
+  // Recorded when C2 declared a read of the whole TTM_L and CS_fe1; the model now declares one
+  // TTM_L row and one CS_f row per session. The same violation occurs through steps whose words are identical, so the first
   // difference names the declared accesses.
   const Run r = run_binary(
       {"replay",
@@ -200,6 +200,6 @@ TEST_CASE("binary + model: a trace recorded before the model refined its objects
                                     "has 'TemporaryTableCleaner C2: listSessions"
                                     "(temporary_table_only) on fe1: [] [CS_fe1 read, TTM_L read]', "
                                     "the replay has 'TemporaryTableCleaner C2: listSessions"
-                                    "(temporary_table_only) on fe1: [] [CS_fe1 read, TTM_L[c1] "
-                                    "read]'"));
+                                    "(temporary_table_only) on fe1: [] [CS_fe1[c1] read, "
+                                    "TTM_L[c1] read]'"));
 }

@@ -130,7 +130,7 @@ TEST_CASE(
   SECTION("starrocks-4.1.1 (guard on) holds; the guard did spare a session") {
     const auto r = test::explore(w, true);
     CHECK(r.verdict == Verdict::kHolds);
-    CHECK(r.stats.executions == 56);  // DFS: 2304
+    CHECK(r.stats.executions == 41);  // DFS: 2304
     CHECK(covered(r, goal::kSparedByCreateTimeGuard) > 0);
     CHECK(covered(r, goal::kClientSessionSpared) > 0);
   }
@@ -166,7 +166,7 @@ TEST_CASE("hazard 6: a failed listSessions must abort the pass", "[hazard][h6]")
   SECTION("starrocks-4.1.1 aborts the pass: holds, and the RPC did fail") {
     const auto r = test::explore(w, true);
     CHECK(r.verdict == Verdict::kHolds);
-    CHECK(r.stats.executions == 71);  // DFS: 2395
+    CHECK(r.stats.executions == 53);  // DFS: 2395
     CHECK(covered(r, goal::kListSessionsFailed) > 0);
   }
   SECTION("pr-79339 aborts the pass too: holds") {
@@ -224,7 +224,7 @@ TEST_CASE("hazard 8: createTime compared across FEs defeats the guard", "[hazard
       "started") {
     const auto r = test::explore(w, false);
     CHECK(r.verdict == Verdict::kViolation);  // hazard 7
-    CHECK(r.stats.executions == 300);         // DFS: 74908
+    CHECK(r.stats.executions == 196);         // DFS: 74908
     CHECK(covered(r, goal::kDroppedTableCreatedAfterStart) == 0);
   }
   SECTION("cross-frontend-create-time: a table created after C1 looks old and is dropped") {
@@ -276,7 +276,7 @@ TEST_CASE("hazard 10: the check-then-act of addTemporaryTable", "[hazard][h10]")
     WorldConfig w = test::world("no-create-time-guard");
     w.actors.clients.push_back(test::client("c1", 0, 1));
     const auto r = test::explore(w, false);
-    CHECK(r.stats.executions == 217);  // DFS: 12020
+    CHECK(r.stats.executions == 179);  // DFS: 12020
     CHECK(counterexample(r, inv::kManagerNullPointer) != nullptr);
   }
   SECTION("atomic: no NullPointerException, but a whole E2 between D1 and D4 still leaks") {
@@ -284,7 +284,7 @@ TEST_CASE("hazard 10: the check-then-act of addTemporaryTable", "[hazard][h10]")
     w.actors.clients.push_back(test::client("c1", 0, 2));
     w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
     const auto r = test::explore(w, false);
-    CHECK(r.stats.executions == 1793);  // DFS: 151329
+    CHECK(r.stats.executions == 1435);  // DFS: 151329
     CHECK(r.stats.violations.count(std::string(inv::kManagerNullPointer)) == 0);
     const Counterexample* c = counterexample(r, inv::kUntrackedTempTable);
     REQUIRE(c != nullptr);
