@@ -39,13 +39,13 @@ class Shared {
 
   const T& read(Actor& a, Label label) {
     a.step(label, {interleave::read(id_)});
-    detail::note_value(a, "read", name(), value_);
+    if (a.tracing()) detail::note_value(a, "read", name(), value_);
     return value_;
   }
   void write(Actor& a, Label label, T v) {
     a.step(label, {interleave::write(id_)});
     value_ = std::move(v);
-    detail::note_value(a, "write", name(), value_);
+    if (a.tracing()) detail::note_value(a, "write", name(), value_);
   }
   /// Applies f to the value in one atomic read-modify-write step; returns what f returns.
   template <class F>
@@ -53,10 +53,10 @@ class Shared {
     a.step(label, {read_modify_write(id_)});
     if constexpr (std::is_void_v<decltype(f(value_))>) {
       f(value_);
-      detail::note_value(a, "update", name(), value_);
+      if (a.tracing()) detail::note_value(a, "update", name(), value_);
     } else {
       decltype(auto) r = f(value_);
-      detail::note_value(a, "update", name(), value_);
+      if (a.tracing()) detail::note_value(a, "update", name(), value_);
       return r;
     }
   }

@@ -210,6 +210,8 @@ bool DporStrategy::begin_execution() {
     scratch_.assign(kMaxActors, 0);
     full_.assign(kMaxActors, 0);
     first_in_v_.assign(kMaxActors, 0);
+    first_of_id_.fill(kNil);
+    last_of_id_.fill(kNil);
     key_of_.assign(kMaxActors, kNil);
     checked_at_.assign(kMaxActors, -1);
     return true;
@@ -431,15 +433,15 @@ bool DporStrategy::may_depend_on_v(const Op& op) const {
 void DporStrategy::consume(std::size_t m) {
   consumed_[m] = 1;
   ++consumed_count_;
-  const std::uint32_t key = v_[m].actor;
-  if (key >= first_of_key_.size() || first_of_key_[key] != m) return;
+  const ActorId id = v_[m].id;
+  if (first_of_id_[id] != m) return;
   // Only an actor's first step left is ever consumed, so the next one is not consumed.
-  first_of_key_[key] = v_[m].next_same;
+  first_of_id_[id] = v_[m].next_same;
 }
 
-std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool commuting) const {
-  if (key < first_of_key_.size() && first_of_key_[key] != kNil) {
-    const std::size_t k = first_of_key_[key];
+std::ptrdiff_t DporStrategy::weak_initial(ActorId id, const Op& op, bool commuting) const {
+  if (id != kNoActor && first_of_id_[id] != kNil) {
+    const std::size_t k = first_of_id_[id];
     // Its first step in v: a weak initial iff nothing left before it happens before it.
     if (consumed_count_ == 0) {  // then: iff its clock reaches no other actor's first step in v
       const Clock* c = v_[k].clock;
@@ -477,12 +479,8 @@ std::ptrdiff_t DporStrategy::weak_initial(std::uint32_t key, const Op& op, bool 
 void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, const Clock* full,
                            std::uint32_t end, std::int32_t prev) {
   Node& node = path_[event_node_[earlier]];
-  for (const VStep& st : v_)  // the previous sequence's entries
-    if (st.actor < first_of_key_.size()) first_of_key_[st.actor] = last_of_key_[st.actor] = kNil;
-  if (first_of_key_.size() < id_of_key_.size()) {
-    first_of_key_.resize(id_of_key_.size(), kNil);
-    last_of_key_.resize(id_of_key_.size(), kNil);
-  }
+  v_ids_.for_each([&](ActorId a) { first_of_id_[a] = last_of_id_[a] = kNil; });  // the last v_
+  v_ids_ = ActorSet();
   v_.clear();
   v_actors_ = ActorSet();
   v_masks_ = AccessMasks();
@@ -499,13 +497,12 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     st.op = step_op;
     st.clock = step_clock;
     st.next_same = kNil;
-    if (st.actor < last_of_key_.size()) {
-      if (last_of_key_[st.actor] == kNil)
-        first_of_key_[st.actor] = k;
-      else
-        v_[last_of_key_[st.actor]].next_same = k;
-      last_of_key_[st.actor] = k;
-    }
+    if (last_of_id_[id] == kNil)
+      first_of_id_[id] = k;
+    else
+      v_[last_of_id_[id]].next_same = k;
+    last_of_id_[id] = k;
+    v_ids_.insert(id);
     v_masks_.observed |= m.observed;
     v_masks_.shared |= m.shared;
     v_masks_.exclusive |= m.exclusive;
@@ -530,7 +527,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
 
   // If `op` is a first step of v, it must have been runnable there (a wait the earlier step made
   // true, say, could not run before it): otherwise the race cannot be reversed.
-  const std::ptrdiff_t own = weak_initial(key_of_[actor], op, false);
+  const std::ptrdiff_t own = weak_initial(actor, op, false);
   const bool commuting = optimal();
   const bool op_first = own == static_cast<std::ptrdiff_t>(v_.size()) - 1;
   if (op_first && !node.enabled.contains(actor)) return;
@@ -543,9 +540,8 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     if (covered) return;
     // A sleeper with a step in v is judged by its first step there alone (weak_initial does not
     // look at the operation then): no need to find its operation.
-    const std::uint32_t key = key_of_[s];
-    if (key < first_of_key_.size() && first_of_key_[key] != kNil) {
-      if (weak_initial(key, op, commuting) >= 0) covered = true;
+    if (first_of_id_[s] != kNil) {
+      if (weak_initial(s, op, commuting) >= 0) covered = true;
       return;
     }
     // The sleeper's operation at that state.
@@ -558,7 +554,7 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
            e = events_[static_cast<std::size_t>(e)].prev)
         o = &events_[static_cast<std::size_t>(e)].op;
     }
-    if (o != nullptr && weak_initial(key, *o, commuting) >= 0) covered = true;
+    if (o != nullptr && weak_initial(s, *o, commuting) >= 0) covered = true;
   });
   if (covered) return;
 
@@ -569,7 +565,8 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     std::uint32_t matched = kNil;
     std::ptrdiff_t m = -1;
     for (; w != kNil; w = wakeup_[w].sibling) {
-      m = weak_initial(wakeup_[w].actor, ops_[wakeup_[w].op], commuting && wakeup_[w].certain);
+      m = weak_initial(id_of_key_[wakeup_[w].actor], ops_[wakeup_[w].op],
+                       commuting && wakeup_[w].certain);
       if (m >= 0) {
         matched = w;
         break;
@@ -731,6 +728,8 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
     n.chosen = id_of_key_[wakeup_[w].actor];
     n.carry = wakeup_[w].child;
     wakeup_[w].child = kNil;
+    // The next scheduling point starts from that subtree: fetch it while the step runs.
+    if (n.carry != kNil) __builtin_prefetch(&wakeup_[n.carry]);
     free_wakeup_subtree(w);
   } else {
     const ActorSet candidates = point.enabled.minus(n.sleep);

@@ -40,6 +40,7 @@
 
 #include "explorer/strategy.hpp"
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <functional>
@@ -211,7 +212,7 @@ class DporStrategy final : public Strategy {
   // Index in v_ of the step by which the actor with key `key` (about to perform `op`) is a weak
   // initial of what is left of v_, v_.size() if it is one without a step in v_, -1 if not.
   // `commuting`: a step not in v counts if it commutes with all of v.
-  std::ptrdiff_t weak_initial(std::uint32_t key, const Op& op, bool commuting) const;
+  std::ptrdiff_t weak_initial(ActorId id, const Op& op, bool commuting) const;
   // False only if `op` commutes with every step of v_ (true: it may not).
   bool may_depend_on_v(const Op& op) const;
   // Marks step m of v_ consumed.
@@ -283,11 +284,13 @@ class DporStrategy final : public Strategy {
   std::vector<std::uint32_t> candidates_;   // detect_races(): racing events
   std::vector<VStep> v_;                    // reverse(): the reversal sequence
   std::vector<char> consumed_;              // reverse(): steps of v_ matched in the tree
-  // reverse(): per actor key, the first step of v_ not consumed (kNil: none), and which objects
-  // (bit object % 64) v_'s steps observe, take shared or access exclusively, and whether one of
-  // them changes state: a quick test that an operation commutes with all of v_ (weak_initial).
-  std::vector<std::uint32_t> first_of_key_;
-  std::vector<std::uint32_t> last_of_key_;  // reverse(): per key, its last step in v_
+  // reverse(): per actor (ActorId of the current execution), its first step of v_ not consumed
+  // and its last step (kNil: none), the actors with a step in v_, and which objects (bit
+  // object % 64) v_'s steps observe, take shared or access exclusively, and whether one of them
+  // changes state: a quick test that an operation commutes with all of v_ (weak_initial).
+  std::array<std::uint32_t, kMaxActors> first_of_id_{};
+  std::array<std::uint32_t, kMaxActors> last_of_id_{};
+  ActorSet v_ids_;
   AccessMasks v_masks_;
   std::uint64_t races_ = 0;
   std::uint64_t inserted_ = 0;
