@@ -89,14 +89,7 @@ class Fiber {
   /// Fiber side: return control to whoever resumed this fiber. Throws FiberUnwind when the fiber
   /// is resumed only to be destroyed.
   void yield() {
-#if defined(INTERLEAVE_ASAN)
-    void* fake_stack = nullptr;
-    __sanitizer_start_switch_fiber(&fake_stack, caller_bottom_, caller_size_);
-#endif
-    caller_ = std::move(caller_).resume();
-#if defined(INTERLEAVE_ASAN)
-    __sanitizer_finish_switch_fiber(fake_stack, &caller_bottom_, &caller_size_);
-#endif
+    park();
     if (unwinding_) [[unlikely]]
       throw FiberUnwind{};
   }
@@ -118,7 +111,8 @@ class Fiber {
   struct PoolAllocator;
   // The context's loop: run the body, park, and again, until retired.
   boost::context::fiber run(boost::context::fiber&& caller);
-  // Fiber side: switch to the resumer while no body runs; returns when resumed.
+  // Fiber side: switch to the resumer (the whole of yield(); also where a finished body's context
+  // waits to be recycled); returns when resumed.
   void park() {
 #if defined(INTERLEAVE_ASAN)
     void* fake_stack = nullptr;
