@@ -204,15 +204,7 @@ TEST_CASE("dpor vs random: two TaskRuns, a client and a pass", "[dpor-vs-dfs]") 
   for (const char* preset : {"starrocks-4.1.1", "pr-79339", "pr-79339-register-then-start"}) {
     DYNAMIC_SECTION(preset) {
       w.policy = test::world(preset).policy;
-      const ExplorationResult dpor = test::explore(w, false, 0, "dpor");
-      const ExplorationResult random = test::find_violations(w, 30000);
-      CHECK(dpor.verdict != Verdict::kIncomplete);
-      const std::set<std::string> v = violated(dpor), g = reached(dpor);
-      for (const std::string& name : violated(random))
-        CHECK(v.count(name) == 1);
-      for (const std::string& name : reached(random))
-        CHECK(g.count(name) == 1);
-      if (dpor.verdict == Verdict::kHolds) CHECK(random.verdict != Verdict::kViolation);
+      agree_with_random(w);
     }
   }
 }
