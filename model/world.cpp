@@ -130,11 +130,18 @@ class World {
         session_tables_[cc.name].push_back(table);
       }
     }
-    // J is read only by the replayers of followers with clients: without one, no step observes
-    // the journal and appends to it commute (J is then not declared at all).
+    // J is read only by the replayers of followers with clients, and what a replayer applies is
+    // observed only for its own clients' sessions (C2 answers ids(CS_f) ∩ keys(TTM_f), U4b asks
+    // for its own session). So J is declared per follower, as J[f]: the entries of the sessions of
+    // f's clients, appended in journal order and replayed in that order; the other entries are
+    // read by no step, and their appends commute (docs/model.md, "Journal").
+    journal_id_.assign(static_cast<std::size_t>(fes), kNoObject);
     for (const auto& cc : cfg.actors.clients)
-      journal_read_ = journal_read_ || cc.frontend != 0;
-    journal_id_ = ex.object("J");
+      if (cc.frontend != 0) {
+        auto& j = journal_id_[static_cast<std::size_t>(cc.frontend)];
+        if (j == kNoObject) j = ex.object("J[" + frontend_name(cc.frontend) + "]");
+        follower_session_fe_.emplace(cc.name, cc.frontend);
+      }
     // C4 reads every session's row when they fit in one step's accesses; otherwise the key set
     // TTM_L.keys, written by every E2a and D4, stands for them (coarser, as sound).
     snapshot_reads += ttm_row_id_.size();
@@ -210,9 +217,17 @@ class World {
     if (op.count == Op::kMaxAccesses) throw std::logic_error("too many accesses in one step");
     op.accesses[op.count++] = acc;
   }
-  /// An append to J: declared only when a replayer reads J.
-  void append_journal(Op& op) const {
-    if (journal_read_) add(op, read_modify_write(journal_id_));
+  /// An append to J of an entry of `session`: declared only when a follower's replayer applies
+  /// it (the session is a client's on that follower).
+  void append_journal(Op& op, const std::string& session) const {
+    auto it = follower_session_fe_.find(session);
+    if (it != follower_session_fe_.end())
+      add(op, read_modify_write(journal_id_[static_cast<std::size_t>(it->second)]));
+  }
+  /// Whether the replayer of follower `fe` applies the entries of `session`.
+  bool replayed_on(const std::string& session, int fe) const {
+    auto it = follower_session_fe_.find(session);
+    return it != follower_session_fe_.end() && it->second == fe;
   }
 
   std::string owner_text(const std::string& session) const;
@@ -246,7 +261,9 @@ class World {
   const WorldConfig& cfg_;
 
   // object ids
-  ObjectId journal_id_, pend_id_, run_id_, sync_id_;
+  ObjectId pend_id_, run_id_, sync_id_;
+  std::vector<ObjectId> journal_id_;  // J[f] per follower with clients, else kNoObject
+  std::map<std::string, int> follower_session_fe_;  // a follower client's session -> its FE
   std::vector<ObjectId> ttm_id_, clock_id_, runctx_id_, future_id_, coord_id_;
   // CS_f[c]: client c is registered in the ConnectScheduler of its FE f (only c's U2 and U4a
   // change it; only clients of f are ever in CS_f).
@@ -261,7 +278,6 @@ class World {
   ObjectId ttm_keys_id_ = kNoObject;
   std::map<std::string, ObjectId> cat_table_id_;  // CAT[k]: table k is in CAT (k: table key)
   std::map<std::string, std::vector<std::string>> session_tables_;  // keys of a session's tables
-  bool journal_read_ = false;                                       // some replayer reads J
 
   // CAT: the leader's catalog (temporary tables only), by table id
   std::set<int> cat_;
@@ -611,7 +627,7 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
   });
   for (int id : tables) {
     Op d2("D2", {read_modify_write(cat_obj(id))});
-    append_journal(d2);
+    append_journal(d2, session);
     owner_reads(d2, session);
     a.step(d2);
     TableInfo& info = tables_.at(id);
@@ -773,7 +789,7 @@ void World::sync_caller(Actor& a, int t) {
 int World::create_table(Actor& a, Label label, const std::string& session, const std::string& name,
                         int session_fe) {
   Op op(label, {read_modify_write(cat_obj(table_key(session, name)))});
-  append_journal(op);
+  append_journal(op, session);
   // A staging table: its owner's progress (staged) is observed through progress(t).
   if (name.empty())
     add(op, read_modify_write(progress_id_[static_cast<std::size_t>(owners_.at(session).index)]));
@@ -943,7 +959,7 @@ void World::executor(Actor& a, int t) {
     Op e6("E6", {read(ttm_row(session)), read_modify_write(ttm_tables(session)),
                  read_modify_write(cat_obj(table)),
                  read_modify_write(progress_id_[ti])});
-    append_journal(e6);
+    append_journal(e6, session);
     a.step(e6);
     owners_.at(session).finalized = true;
     TtmEntry* e = ttm_entry(session);
@@ -1153,13 +1169,14 @@ void World::client(Actor& a, int c) {
 // clients: later entries change nothing the model observes (C2 and U4b read only TTM_f's keys).
 void World::replayer(Actor& a, int fe) {
   const auto fi = static_cast<std::size_t>(fe);
-  std::set<std::string> own;
+  const ObjectId journal = journal_id_[fi];
   int expected = 0;
   for (const auto& cc : cfg_.actors.clients)
-    if (cc.frontend == fe) {
-      own.insert(cc.name);
-      expected += cc.temp_tables;
-    }
+    if (cc.frontend == fe) expected += cc.temp_tables;
+  // The replayer applies J in order; of it, only the entries of this FE's own clients' sessions
+  // are ever observed (TTM_f's other sessions are read by no step), so those are the entries it
+  // is modelled to apply, in their journal order (J[f]). Replaying the others earlier or later
+  // changes nothing any step reads: an arbitrary lag of the real replayer covers both.
   std::size_t cursor = 0;
   int replayed = 0;
   auto apply = [&](const JournalEntry& je) {
@@ -1167,7 +1184,7 @@ void World::replayer(Actor& a, int fe) {
       auto [it, fresh] = ttm_f_[fi].try_emplace(je.session);
       if (fresh) it->second.create_time = tick(fe);
       it->second.tables.insert(je.table);
-      if (own.count(je.session) != 0) ++replayed;
+      ++replayed;
       note(a, [&] {
         return "replay CreateTableInfo of " + tables_.at(je.table).name + " (session " +
                je.session + ") on " + frontend_name(fe);
@@ -1180,31 +1197,35 @@ void World::replayer(Actor& a, int fe) {
       });
     }
   };
-  auto next_relevant = [&]() -> std::optional<std::size_t> {
+  auto next_own = [&]() -> std::optional<std::size_t> {
     for (std::size_t i = cursor; i < journal_.size(); ++i)
-      if (journal_[i].kind != JournalKind::kTaskRunState) return i;
+      if (journal_[i].kind != JournalKind::kTaskRunState && replayed_on(journal_[i].session, fe))
+        return i;
     return std::nullopt;
   };
   while (replayed < expected) {
-    // J is append-only: an entry already present tells the kind of the next replay step.
-    const std::optional<std::size_t> next = next_relevant();
+    // J[f] is append-only: an entry already present tells the kind of the next replay step.
+    const std::optional<std::size_t> next = next_own();
     if (next && journal_[*next].kind == JournalKind::kDropTable) {
       // A DropInfo changes only the tables of a TTM_f entry, which no other actor observes.
-      a.step("R2", {read(journal_id_)});
+      a.step("R2", {read(journal)});
       apply(journal_[*next]);
       cursor = *next + 1;
       continue;
     }
     // Caught up (or the next is a create): wait for the next CreateTableInfo and replay up to it.
-    a.wait_until(
-        "R1", {read(journal_id_), read_modify_write(ttm_id_[fi]), read_modify_write(clock_id_[fi])},
-        [this, &cursor] {
-          for (std::size_t i = cursor; i < journal_.size(); ++i)
-            if (journal_[i].kind == JournalKind::kCreateTable) return true;
-          return false;
-        });
+    a.wait_until("R1",
+                 {read(journal), read_modify_write(ttm_id_[fi]), read_modify_write(clock_id_[fi])},
+                 [this, &cursor, fe] {
+                   for (std::size_t i = cursor; i < journal_.size(); ++i)
+                     if (journal_[i].kind == JournalKind::kCreateTable &&
+                         replayed_on(journal_[i].session, fe))
+                       return true;
+                   return false;
+                 });
     for (; cursor < journal_.size();) {
       const JournalEntry& je = journal_[cursor++];
+      if (je.kind == JournalKind::kTaskRunState || !replayed_on(je.session, fe)) continue;
       apply(je);
       if (je.kind == JournalKind::kCreateTable) break;
     }

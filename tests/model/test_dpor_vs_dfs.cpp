@@ -208,3 +208,19 @@ TEST_CASE("dpor vs random: two TaskRuns, a client and a pass", "[dpor-vs-dfs]") 
     }
   }
 }
+
+// The journal is declared per follower (J[f], docs/model.md "Journal"): the appends of a TaskRun
+// (E2, E6) and of a leader client no longer order the follower replayer's steps. Whatever random
+// executions reach with those appends interleaved anywhere, DPOR must reach.
+TEST_CASE("dpor vs random: a TaskRun, a leader client and a follower client", "[dpor-vs-dfs]") {
+  for (const char* preset : {"starrocks-4.1.1", "pr-79339"}) {
+    DYNAMIC_SECTION(preset) {
+      WorldConfig w = test::world(preset);
+      w.cluster.frontends = 2;
+      w.actors.task_runs.push_back(test::task_run("t1", false, TabletRows::kNone));
+      w.actors.clients.push_back(test::client("c1"));
+      w.actors.clients.push_back(test::client("c2", 1));
+      agree_with_random(w);
+    }
+  }
+}
