@@ -2,16 +2,27 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <stdexcept>
 
 namespace interleave {
 
 namespace {
-// Equality of short strings (names), inline: cheaper than a call to memcmp.
+// Equality of short strings (names), inline and eight bytes at a time: cheaper than a call to
+// memcmp.
 bool same_chars(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; ++i)
     if (a[i] != b[i]) return false;
   return true;
 }
@@ -191,10 +202,37 @@ ObjectId Execution::object(std::string_view name) {
   return add_object(name);
 }
 
+ObjectId Execution::objects(std::string_view name, std::size_t count) {
+  if (count > kNoObject - 1 - object_count_)  // kNoObject and the reserved ids stay free
+    throw ProgramError("too many shared objects");
+  const std::size_t first = object_count_;
+  object_count_ += count;
+  // The elements' entries keep whatever an earlier execution left: object_info() rewrites an
+  // element's entry whenever it is asked for, and nothing else reads them.
+  if (objects_.size() < object_count_) objects_.resize(object_count_);
+  auto& arrays = buffers_.object_arrays;
+  if (array_count_ == arrays.size()) arrays.emplace_back();
+  detail::ObjectArray& a = arrays[array_count_++];
+  if (!same_chars(a.name, name)) a.name.assign(name);
+  a.first = first;
+  a.count = count;
+  return static_cast<ObjectId>(first);
+}
+
 const Execution::ObjectInfo& Execution::object_info(ObjectId id) const {
   if (id >= object_count_)
     throw std::out_of_range("no object " + std::to_string(id) + " in this execution");
   ObjectInfo& o = objects_[id];
+  for (std::size_t i = 0; i < array_count_; ++i) {
+    const detail::ObjectArray& a = buffers_.object_arrays[i];
+    if (id >= a.first && id < a.first + a.count) {
+      o.name.assign(a.name);
+      o.name.append("[" + std::to_string(id - a.first) + "]");
+      o.lifecycle_of = kNoActor;
+      o.named = true;
+      return o;
+    }
+  }
   if (!o.named) {
     o.name.assign("actor:");
     o.name.append(actors_.at(o.lifecycle_of)->name_);

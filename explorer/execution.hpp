@@ -61,6 +61,13 @@ struct ObjectInfo {
   ActorId lifecycle_of = kNoActor;  // the actor whose lifecycle object this is, if any
   bool named = true;                // false: `name` is still to be written (lifecycle objects)
 };
+/// Objects declared together by Execution::objects: ids first .. first + count - 1, named
+/// name[0] .. name[count - 1] only when asked for.
+struct ObjectArray {
+  std::string name;
+  std::size_t first = 0;
+  std::size_t count = 0;
+};
 }  // namespace detail
 
 /// Buffers reused from one execution to the next (so that a run allocates nothing per step once
@@ -72,6 +79,7 @@ struct ExecutionBuffers {
   std::vector<Decision> decisions;
   std::vector<std::string> notes;  // per step, only when tracing
   std::vector<detail::ObjectInfo> objects;  // the first Execution::object_count() are in use
+  std::vector<detail::ObjectArray> object_arrays;  // the first Execution's array_count_ in use
   std::vector<std::unique_ptr<Actor>> actors;
   std::vector<std::unique_ptr<Actor>> spare_actors;  // of earlier executions, reused by spawn
   std::vector<std::string_view> actor_names;
@@ -203,6 +211,10 @@ class Execution {
   /// Registers a shared object for declared accesses; the name appears in traces. (The name is
   /// copied into a table reused from one execution to the next: once warm, no allocation.)
   ObjectId object(std::string_view name);
+  /// Registers `count` shared objects at once (an array of cells: a hash table's slots, say) and
+  /// returns the first id; element i is that id + i and is named `name[i]` in traces. Costs the
+  /// same for any count: the elements' names are written only when a report asks for them.
+  ObjectId objects(std::string_view name, std::size_t count);
   /// Attaches a description of the object's state used in deadlock reports (e.g. "held by A").
   void describe_object(ObjectId id, std::function<std::string()> describe);
   /// Constructs a T owned by this execution (destroyed after every actor has been unwound).
@@ -287,6 +299,7 @@ class Execution {
   // lazily by object_info() (a const method: the table is reached through a reference).
   std::vector<ObjectInfo>& objects_;
   std::size_t object_count_ = 0;
+  std::size_t array_count_ = 0;  // in buffers_.object_arrays
   std::vector<std::unique_ptr<HolderBase>> owned_;
   std::vector<std::unique_ptr<Actor>>& actors_;  // emptied before owned_ (see ~Execution)
   std::vector<std::string_view>& actor_names_;

@@ -190,3 +190,34 @@ TEST_CASE("a join that cannot finish is a deadlock naming the joined actor's lif
   REQUIRE_FALSE(c.steps.empty());
   CHECK(r.stats.deadlocked == r.stats.executions);
 }
+
+TEST_CASE("an object array's elements are named name[i] in reports, in every execution",
+          "[deadlock][objects]") {
+  auto prog = [](Execution& ex) {
+    const ObjectId before = ex.object("before");
+    const ObjectId slot = ex.objects("slot", 3);
+    const ObjectId after = ex.object("after");
+    ex.describe_object(slot + 2, [] { return std::string("never set"); });
+    ex.spawn("A", [=](Actor& a) {
+      a.step("a1", {write(before)});
+      a.wait_until("A.wait", {Access{static_cast<ObjectId>(slot + 2), AccessKind::kWait}},
+                   [] { return false; });
+    });
+    ex.spawn("B", [=](Actor& a) {
+      a.step("b1", {write(static_cast<ObjectId>(slot + 1))});
+      a.step("b2", {write(after)});
+    });
+    CHECK(slot == before + 1);
+    CHECK(after == slot + 3);
+  };
+  ExploreOptions o;
+  o.stop_on_first_violation = false;
+  auto r = test::explore_dfs(prog, o);
+  REQUIRE(r.verdict == Verdict::kViolation);
+  CHECK(r.stats.deadlocked == r.stats.executions);
+  CHECK(r.stats.executions == 3);  // a1 before, between or after b1, b2
+  REQUIRE(r.counterexamples.size() == 1);
+  CHECK(r.counterexamples[0].message ==
+        "deadlock: no actor can run; A is blocked at A.wait waiting for wait of slot[2] (never "
+        "set)");
+}

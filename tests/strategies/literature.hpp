@@ -69,14 +69,13 @@ inline Program lastzero(int n) {
 inline Program indexer(int n) {
   constexpr int kSize = 128;
   constexpr int kMax = 4;
-  return [n, slot = numbered("table[", kSize, "]"), thread = numbered("T", n)](Execution& ex) {
+  return [n, thread = numbered("T", n)](Execution& ex) {
     struct Table {
       std::array<int, kSize> slot{};
-      std::array<ObjectId, kSize> id{};
+      ObjectId first = kNoObject;  // slot h is the object first + h, named table[h]
     };
     auto& table = ex.make<Table>();
-    for (int h = 0; h < kSize; ++h)
-      table.id[static_cast<std::size_t>(h)] = ex.object(slot[static_cast<std::size_t>(h)]);
+    table.first = ex.objects("table", kSize);
     for (int tid = 0; tid < n; ++tid) {
       ex.spawn(thread[static_cast<std::size_t>(tid)], [&table, tid](Actor& a) {
         for (int m = 1; m <= kMax; ++m) {
@@ -84,7 +83,7 @@ inline Program indexer(int n) {
           int h = (w * 7) % kSize;
           for (;;) {
             const auto s = static_cast<std::size_t>(h);
-            a.step("cas", {read_modify_write(table.id[s])});
+            a.step("cas", {read_modify_write(static_cast<ObjectId>(table.first + s))});
             if (table.slot[s] == 0) {
               table.slot[s] = w;
               break;
