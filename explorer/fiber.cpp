@@ -10,6 +10,34 @@ namespace interleave {
 
 namespace ctx = boost::context;
 
+namespace {
+// Stacks a finished Explorer's pool gave back, kept mapped for the next pool on this thread (a
+// gate over many scenarios, a test suite, a benchmark): mapping a guard-paged stack and faulting
+// its first pages in costs microseconds per actor, as much as the whole exploration of a small
+// program. At most kCachedStacks, all of one size (a pool of another size empties it first).
+constexpr std::size_t kCachedStacks = 256;
+
+struct StackCache {
+  std::vector<ctx::stack_context> stacks;
+  StackCache() = default;
+  StackCache(const StackCache&) = delete;
+  StackCache& operator=(const StackCache&) = delete;
+  ~StackCache() { clear(); }
+  void clear() noexcept {
+    for (auto& s : stacks)
+      ctx::protected_fixedsize_stack().deallocate(s);
+    stacks.clear();
+  }
+};
+
+thread_local StackCache t_cache;
+
+// The mapped size (guard page included) of a stack of `usable` bytes, as boost::context maps it.
+std::size_t mapped_size(std::size_t usable) {
+  return usable + ctx::stack_traits::page_size();
+}
+}  // namespace
+
 StackPool::StackPool(std::size_t stack_size) {
   const std::size_t page = ctx::stack_traits::page_size();
   size_ = (stack_size + page - 1) / page * page;
@@ -18,8 +46,18 @@ StackPool::StackPool(std::size_t stack_size) {
 
 StackPool::~StackPool() {
   ctx::protected_fixedsize_stack alloc(size_);
-  for (auto& s : free_)
+  StackCache& cache = t_cache;
+  if (!cache.stacks.empty() && cache.stacks.front().size != mapped_size(size_)) cache.clear();
+  for (auto& s : free_) {
+    if (cache.stacks.size() < kCachedStacks && s.size == mapped_size(size_)) {
+      try {
+        cache.stacks.push_back(s);
+        continue;
+      } catch (const std::bad_alloc&) {
+      }
+    }
     alloc.deallocate(s);
+  }
 }
 
 ctx::stack_context StackPool::allocate() {
@@ -29,6 +67,12 @@ ctx::stack_context StackPool::allocate() {
     return s;
   }
   ++mapped_;
+  StackCache& cache = t_cache;
+  if (!cache.stacks.empty() && cache.stacks.back().size == mapped_size(size_)) {
+    ctx::stack_context s = cache.stacks.back();
+    cache.stacks.pop_back();
+    return s;
+  }
   return ctx::protected_fixedsize_stack(size_).allocate();
 }
 
