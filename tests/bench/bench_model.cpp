@@ -11,14 +11,13 @@
 // DPOR on the model's fine-grained objects (docs/model.md, "Declared objects"): the seed runs
 // exhaustively in 2 216 executions (0.03 s on the 2-core CI machine; 7 441 before sessions were
 // made to commute, 4.5 million and unfinished in 60 s with one coarse CAT and TTM_L). The large
-// configuration does not finish in 60 s (about 1.75 million executions): even with the rows fixed
-// (rows=some), one pass and no iterations it is not done in 30 s (bench_model_grid; more than half
-// of those executions are sleep-set blocked). What stays ordered: the three TaskRuns through the dispatcher
-// (PEND, RUN, SYNC; 3 runs and a pass alone: 251 137 executions), the journal appends that the
-// follower's replayer reads (two clients and a pass: 1 681 executions with both on the leader,
-// 133 798 with one on a follower), C4's key set (TTM_L.keys: the large C4 would need 10 reads,
-// more than an Op holds), all times the 2^9 row choices (each doubles the sinks' traces, the two
-// choices differing only in the label of the one schema lookup).
+// configuration does not finish in 60 s (1.9 million executions), and its parts alone show why
+// (bench_model_grid, docs/model.md "What stays large"): its two clients and two passes without a
+// TaskRun are 686 043 traces (6.2 s; 133 798 -> 8 028 for two clients and one pass once the
+// journal was declared per follower); its three TaskRuns and two passes without clients exceed
+// 1.9 million executions in 60 s, half of them sleep-set blocked (the dispatcher's and the sync
+// caller's waits); each sink's rows choice multiplies further (one run, two passes: 570 traces
+// with rows fixed, 3 092 explored); C4 reads the key set TTM_L.keys (10 reads would not fit an Op).
 //
 // Without arguments it also prints the large configuration's first counterexample under pct and
 // random (seed 1): DPOR's depth-first order does not reach the hazard-3 window within the minute,
