@@ -146,6 +146,7 @@ Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOption
       actors_(buffers.actors),
       actor_names_(buffers.actor_names),
       pending_(buffers.pending) {
+  generation_ = ++buffers_.generation;
   buffers_.trace.clear();
   buffers_.decisions.clear();
   buffers_.notes.clear();
@@ -259,9 +260,16 @@ ActorId Execution::add_actor(std::string_view name, ActorFn&& fn, std::int32_t s
   std::size_t hash = 14695981039346656037ull;
   for (const char ch : name)
     hash = (hash ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
-  for (std::size_t i = 0; i < hashes.size(); ++i)
-    if (hashes[i] == hash && actors_[i]->name_ == name)
-      throw ProgramError("two actors are named '" + std::string(name) + "'");
+  // The spare on top is the previous execution's actor with this index while names_as_before_
+  // holds (the previous execution's actors are pushed in order, above any older spares).
+  auto& spares = buffers_.spare_actors;
+  names_as_before_ = names_as_before_ && !spares.empty() &&
+                     spares.back()->generation_ + 1 == generation_ &&
+                     same_chars(spares.back()->name_, name);
+  if (!names_as_before_)
+    for (std::size_t i = 0; i < hashes.size(); ++i)
+      if (hashes[i] == hash && actors_[i]->name_ == name)
+        throw ProgramError("two actors are named '" + std::string(name) + "'");
   const auto id = static_cast<ActorId>(actors_.size());
   const ObjectId lifecycle = add_object({}, id);
   if (buffers_.spare_actors.empty()) {
@@ -274,6 +282,7 @@ ActorId Execution::add_actor(std::string_view name, ActorFn&& fn, std::int32_t s
   }
   Actor& a = *actors_.back();
   a.spawn_event_ = spawn_event;
+  a.generation_ = generation_;
   actor_names_.push_back(a.name_);
   hashes.push_back(hash);
   pending_.push_back(&a.pending_);

@@ -84,6 +84,7 @@ struct ExecutionBuffers {
   std::vector<std::unique_ptr<Actor>> spare_actors;  // of earlier executions, reused by spawn
   std::vector<std::string_view> actor_names;
   std::vector<std::size_t> actor_name_hashes;  // to find a repeated name without comparing all
+  std::uint64_t generation = 0;                // executions set up with these buffers
   std::vector<const Op*> pending;
 };
 
@@ -195,6 +196,7 @@ class Actor {
   std::uint32_t choice_value_ = 0;
   std::int32_t spawn_event_ = -1;  // the step in which this actor was spawned, -1 if at setup
   std::int32_t last_event_ = -1;   // this actor's most recent step
+  std::uint64_t generation_ = 0;   // the execution (ExecutionBuffers::generation) it last ran in
 };
 
 /// One run of a program. Setup methods (object, make, spawn, invariant...) are called by the
@@ -300,6 +302,10 @@ class Execution {
   std::vector<ObjectInfo>& objects_;
   std::size_t object_count_ = 0;
   std::size_t array_count_ = 0;  // in buffers_.object_arrays
+  std::uint64_t generation_ = 0;  // this execution's number (buffers_.generation)
+  // Every actor so far was spawned under the name of the previous execution's actor with the same
+  // index (whose names were found distinct then): the next one needs no check if it is too.
+  bool names_as_before_ = true;
   std::vector<std::unique_ptr<HolderBase>> owned_;
   std::vector<std::unique_ptr<Actor>>& actors_;  // emptied before owned_ (see ~Execution)
   std::vector<std::string_view>& actor_names_;

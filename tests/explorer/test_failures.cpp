@@ -221,3 +221,37 @@ TEST_CASE("an object array's elements are named name[i] in reports, in every exe
         "deadlock: no actor can run; A is blocked at A.wait waiting for wait of slot[2] (never "
         "set)");
 }
+
+// Repeated actor names are checked in every execution. An execution that spawns the previous
+// one's names in the same order skips the check (those were found distinct); this program makes
+// the storage reused by a later execution hold names from older executions, which must not pass.
+TEST_CASE("two actors with one name are an actor failure, in whichever execution they appear",
+          "[failure]") {
+  auto prog = [](Execution& ex) {
+    ex.spawn("P", [](Actor& a) {
+      const auto noop = [](Actor&) {};
+      switch (a.choose(3)) {
+        case 0:  // P, A, B, C
+          a.spawn("A", noop);
+          a.spawn("B", noop);
+          a.spawn("C", noop);
+          break;
+        case 1:  // P, C: the storage of A is renamed C; B's and C's are left over
+          a.spawn("C", noop);
+          break;
+        default:  // P, C, X, C: the second C gets the storage left over from the first execution
+          a.spawn("C", noop);
+          a.spawn("X", noop);
+          a.spawn("C", noop);
+          break;
+      }
+    });
+  };
+  ExploreOptions o;
+  o.stop_on_first_violation = false;
+  auto r = test::explore_dfs(prog, o);
+  CHECK(r.stats.executions == 3);
+  REQUIRE(r.counterexamples.size() == 1);
+  CHECK(r.counterexamples[0].invariant == "actor_failure");
+  CHECK(r.counterexamples[0].message.find("two actors are named 'C'") != std::string::npos);
+}
