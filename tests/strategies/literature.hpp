@@ -44,19 +44,27 @@ inline Program readers(int n) {
 /// `for (i = N; array[i] != 0; i--);`. Thread j (1..N): `array[j] = array[j-1] + 1` (a read, then a
 /// write).
 inline Program lastzero(int n) {
-  return [n, cell = numbered("array[", n + 1, "]"), thread = numbered("T", n + 1)](Execution& ex) {
-    auto& array = ex.make<std::vector<Shared<int>>>();
-    array.reserve(static_cast<std::size_t>(n) + 1);  // no reallocation: the actors keep references
-    for (int i = 0; i <= n; ++i)
-      array.emplace_back(ex, cell[static_cast<std::size_t>(i)], 0);
+  return [n, thread = numbered("T", n + 1)](Execution& ex) {
+    struct Array {
+      std::vector<int> value;
+      ObjectId first = kNoObject;  // array[i] is the object first + i
+      ObjectId cell(int i) const { return static_cast<ObjectId>(first + static_cast<ObjectId>(i)); }
+    };
+    auto& array = ex.make<Array>();
+    array.value.assign(static_cast<std::size_t>(n) + 1, 0);
+    array.first = ex.objects("array", static_cast<std::size_t>(n) + 1);
     ex.spawn(thread[0], [&array, n](Actor& a) {
-      for (int i = n; array[static_cast<std::size_t>(i)].read(a, "load") != 0; --i) {
+      for (int i = n;; --i) {
+        a.step("load", {read(array.cell(i))});
+        if (array.value[static_cast<std::size_t>(i)] == 0) break;
       }
     });
     for (int j = 1; j <= n; ++j) {
       ex.spawn(thread[static_cast<std::size_t>(j)], [&array, j](Actor& a) {
-        const int v = array[static_cast<std::size_t>(j - 1)].read(a, "load");
-        array[static_cast<std::size_t>(j)].write(a, "store", v + 1);
+        a.step("load", {read(array.cell(j - 1))});
+        const int v = array.value[static_cast<std::size_t>(j - 1)];
+        a.step("store", {write(array.cell(j))});
+        array.value[static_cast<std::size_t>(j)] = v + 1;
       });
     }
   };
