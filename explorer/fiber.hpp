@@ -26,7 +26,9 @@ namespace interleave {
 
 /// A pool of fixed-size stacks, each with a guard page below it (a stack overflow faults instead
 /// of corrupting memory). Stacks are reused across executions: after warm-up an execution
-/// allocates no stack memory. Not thread-safe: one pool per Explorer.
+/// allocates no stack memory. A destroyed pool hands its stacks to a per-thread cache (at most 256,
+/// one size), which the next pool on the thread takes from before mapping new ones. Not
+/// thread-safe: one pool per Explorer.
 class StackPool {
  public:
   explicit StackPool(std::size_t stack_size);
@@ -38,7 +40,8 @@ class StackPool {
   void deallocate(boost::context::stack_context& sctx) noexcept;
 
   std::size_t stack_size() const { return size_; }
-  /// Stacks ever mapped (in use + free): bounded by the peak number of live fibers.
+  /// Stacks this pool holds (in use + free), mapped for it or taken from the per-thread cache:
+  /// bounded by the peak number of live fibers.
   std::size_t mapped() const { return mapped_; }
 
  private:
