@@ -17,12 +17,19 @@ namespace {
 // program. At most kCachedStacks, all of one size (a pool of another size empties it first).
 constexpr std::size_t kCachedStacks = 256;
 
+// Set when the thread's cache is destroyed: a pool destroyed after it (an Explorer with static
+// storage outliving the main thread's thread_local objects) unmaps its stacks itself.
+thread_local bool t_cache_gone = false;
+
 struct StackCache {
   std::vector<ctx::stack_context> stacks;
   StackCache() = default;
   StackCache(const StackCache&) = delete;
   StackCache& operator=(const StackCache&) = delete;
-  ~StackCache() { clear(); }
+  ~StackCache() {
+    clear();
+    t_cache_gone = true;
+  }
   void clear() noexcept {
     for (auto& s : stacks)
       ctx::protected_fixedsize_stack().deallocate(s);
@@ -46,6 +53,11 @@ StackPool::StackPool(std::size_t stack_size) {
 
 StackPool::~StackPool() {
   ctx::protected_fixedsize_stack alloc(size_);
+  if (t_cache_gone) {
+    for (auto& s : free_)
+      alloc.deallocate(s);
+    return;
+  }
   StackCache& cache = t_cache;
   if (!cache.stacks.empty() && cache.stacks.front().size != mapped_size(size_)) cache.clear();
   for (auto& s : free_) {
@@ -60,6 +72,10 @@ StackPool::~StackPool() {
   }
 }
 
+std::size_t StackPool::cached() {
+  return t_cache_gone ? 0 : t_cache.stacks.size();
+}
+
 ctx::stack_context StackPool::allocate() {
   if (!free_.empty()) {
     ctx::stack_context s = free_.back();
@@ -67,11 +83,13 @@ ctx::stack_context StackPool::allocate() {
     return s;
   }
   ++mapped_;
-  StackCache& cache = t_cache;
-  if (!cache.stacks.empty() && cache.stacks.back().size == mapped_size(size_)) {
-    ctx::stack_context s = cache.stacks.back();
-    cache.stacks.pop_back();
-    return s;
+  if (!t_cache_gone) {
+    StackCache& cache = t_cache;
+    if (!cache.stacks.empty() && cache.stacks.back().size == mapped_size(size_)) {
+      ctx::stack_context s = cache.stacks.back();
+      cache.stacks.pop_back();
+      return s;
+    }
   }
   return ctx::protected_fixedsize_stack(size_).allocate();
 }

@@ -43,6 +43,8 @@ class StackPool {
   /// Stacks this pool holds (in use + free), mapped for it or taken from the per-thread cache:
   /// bounded by the peak number of live fibers.
   std::size_t mapped() const { return mapped_; }
+  /// Stacks in this thread's cache, waiting for the next pool.
+  static std::size_t cached();
 
  private:
   std::size_t size_;  // usable bytes, page-rounded, without the guard page

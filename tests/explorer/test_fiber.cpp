@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 using namespace interleave;
 
@@ -117,4 +118,57 @@ TEST_CASE("destroying a fiber in any state ends it (destructors run, stack retur
   }
   CHECK(destroyed == 3);
   CHECK(pool.mapped() == 1);  // each fiber gave its stack back to the pool
+}
+
+TEST_CASE("an ended pool's stacks are taken by the next pool on the thread", "[fiber]") {
+  const void* first = nullptr;
+  std::size_t cached_before = 0;
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1) {
+      cached_before = StackPool::cached();
+      REQUIRE(cached_before >= 1);  // round 0's stack is in it
+    }
+    StackPool pool(64 * 1024);
+    const void* frame = nullptr;
+    std::optional<Fiber> f;
+    f.emplace(pool, [&] {
+      int local = 0;
+      frame = &local;
+    });
+    if (round == 1) CHECK(StackPool::cached() == cached_before - 1);  // taken from the cache
+    f->resume();
+    CHECK(f->finished());
+    f.reset();
+    CHECK(pool.mapped() == 1);
+    if (round == 0) first = frame;
+    else CHECK(frame == first);  // the same stack
+  }
+  // Each pool's stack went back to the cache when the pool ended.
+  CHECK(StackPool::cached() >= 1);
+}
+
+TEST_CASE("a pool that outlives its thread's cache unmaps its own stacks", "[fiber]") {
+  // A function-local static is destroyed after the main thread's thread_local objects: its
+  // destructor must not use the cache (under AddressSanitizer that would be a use after free).
+  {
+    StackPool early(64 * 1024);  // leaves a stack in the cache: its table is allocated
+    Fiber g(early, [] {});
+    g.resume();
+  }
+  REQUIRE(StackPool::cached() >= 1);
+  static StackPool late(64 * 1024);
+  std::optional<Fiber> f;
+  f.emplace(late, [] {});
+  f->resume();
+  CHECK(f->finished());
+  f.reset();
+  // A pool on a thread of its own: the thread's cache is emptied (its stacks unmapped) when the
+  // thread ends.
+  std::thread t([] {
+    StackPool pool(64 * 1024);
+    Fiber g(pool, [] {});
+    g.resume();
+  });
+  t.join();
+  CHECK(late.mapped() == 1);
 }
