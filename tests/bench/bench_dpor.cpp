@@ -9,8 +9,8 @@
 //    of five timings. DPOR's complete executions are checked against the published trace counts.
 // 3. Peak memory of DPOR after growing numbers of executions (measured first): the current path
 //    and the wakeup trees, which are bounded by a multiple of the depth.
-// 4. A workload of the StarRocks model's shape (8 actors of 10 steps; a stand-in until the model
-//    of model/ lands): exhaustive DPOR, timed.
+// 4. A synthetic workload of the StarRocks model's shape (8 actors of 10 steps; the model itself
+//    is measured by bench_model): exhaustive DPOR, timed.
 //
 // Usage: bench_dpor [quick]   ("quick" skips the largest sizes)
 #include "explorer/explorer.hpp"
