@@ -16,8 +16,8 @@
 // TaskRun are 686 043 traces (6.2 s; 133 798 -> 8 028 for two clients and one pass once the
 // journal was declared per follower), with one TaskRun (rows fixed) added 3.5 million executions in
 // 60 s and not finished; its three TaskRuns and two passes without clients exceed
-// 1.9 million executions in 60 s, half of them sleep-set blocked (the dispatcher's and the sync
-// caller's waits); each sink's rows choice multiplies further (one run, two passes: 570 traces
+// 1.9 million executions in 60 s, half of them sleep-set blocked (not because of the waits: DPOR
+// allowed its optimal weak initials despite them saves 2 %); each sink's rows choice multiplies further (one run, two passes: 570 traces
 // with rows fixed, 3 092 explored); C4 reads the key set TTM_L.keys (10 reads would not fit an Op).
 //
 // Without arguments it also prints the large configuration's first counterexample under pct and
