@@ -74,6 +74,7 @@ struct JournalEntry {
   JournalKind kind = JournalKind::kCreateTable;
   int table = -1;
   std::string session;
+  int follower = 0;  // the follower whose replayer applies it (its session's client's FE), or 0
 };
 
 enum class Future : std::uint8_t { kPending, kSucceeded, kFailed, kKilled };
@@ -224,10 +225,11 @@ class World {
     if (it != follower_session_fe_.end())
       add(op, read_modify_write(journal_id_[static_cast<std::size_t>(it->second)]));
   }
-  /// Whether the replayer of follower `fe` applies the entries of `session`.
-  bool replayed_on(const std::string& session, int fe) const {
+  /// Appends an entry to J, with the follower whose replayer applies it (decided once, here).
+  void journal(JournalKind kind, int table, const std::string& session) {
     auto it = follower_session_fe_.find(session);
-    return it != follower_session_fe_.end() && it->second == fe;
+    journal_.push_back(
+        {kind, table, session, it == follower_session_fe_.end() ? 0 : it->second});
   }
 
   std::string owner_text(const std::string& session) const;
@@ -635,7 +637,7 @@ void World::clean_session(Actor& a, const std::string& session, bool by_cleaner,
       note(a, [&] { return "table " + info.name + " is already dropped (IF EXISTS): nothing"; });
     } else {
       cat_.erase(id);
-      journal_.push_back({JournalKind::kDropTable, id, session});
+      journal(JournalKind::kDropTable, id, session);
       if (++info.drop_infos > 1) a.fail("two DropInfo journaled for " + table_text(id));
       note(a, [&] {
         return "drop temporary table " + info.name + " (db id " + std::to_string(kDbId) +
@@ -700,7 +702,7 @@ void World::dispatcher(Actor& a) {
   auto journal_running = [&](int t) {
     // A TaskRunState entry: no replayer reads those (it skips them), so J is not declared.
     a.step("S2b", {});
-    journal_.push_back({JournalKind::kTaskRunState, -1, ""});
+    journal(JournalKind::kTaskRunState, -1, "");
     note(a, [&] { return "journal task run " + task_cfg(t).name + ": PENDING -> RUNNING"; });
   };
   for (std::size_t i = 0; i < n; ++i) {
@@ -736,7 +738,7 @@ void World::dispatcher(Actor& a) {
     a.wait_until("S1", {read(future_id_[ti]), read_modify_write(run_id_)},
                  [this, t] { return task(t).future != Future::kPending; });
     if (run_.erase(t) != 0) {
-      journal_.push_back({JournalKind::kTaskRunState, -1, ""});
+      journal(JournalKind::kTaskRunState, -1, "");
       note(a, [&] {
         return "task run " + task_cfg(t).name + " is done: removed from RUN, final state journaled";
       });
@@ -802,7 +804,7 @@ int World::create_table(Actor& a, Label label, const std::string& session, const
   info.key = table_key(session, name);
   tables_.emplace(id, info);
   cat_.insert(id);
-  journal_.push_back({JournalKind::kCreateTable, id, session});
+  journal(JournalKind::kCreateTable, id, session);
   note(a, [&] {
     std::string s;
     if (session_fe != 0)
@@ -968,7 +970,7 @@ void World::executor(Actor& a, int t) {
     const bool dropped = tracked && in_cat(table);
     if (dropped) {
       cat_.erase(table);
-      journal_.push_back({JournalKind::kDropTable, table, session});
+      journal(JournalKind::kDropTable, table, session);
       if (++tables_.at(table).drop_infos > 1)
         a.fail("two DropInfo journaled for " + table_text(table));
     }
@@ -1199,8 +1201,7 @@ void World::replayer(Actor& a, int fe) {
   };
   auto next_own = [&]() -> std::optional<std::size_t> {
     for (std::size_t i = cursor; i < journal_.size(); ++i)
-      if (journal_[i].kind != JournalKind::kTaskRunState && replayed_on(journal_[i].session, fe))
-        return i;
+      if (journal_[i].follower == fe) return i;
     return std::nullopt;
   };
   while (replayed < expected) {
@@ -1218,14 +1219,14 @@ void World::replayer(Actor& a, int fe) {
                  {read(journal), read_modify_write(ttm_id_[fi]), read_modify_write(clock_id_[fi])},
                  [this, &cursor, fe] {
                    for (std::size_t i = cursor; i < journal_.size(); ++i)
-                     if (journal_[i].kind == JournalKind::kCreateTable &&
-                         replayed_on(journal_[i].session, fe))
+                     if (journal_[i].follower == fe &&
+                         journal_[i].kind == JournalKind::kCreateTable)
                        return true;
                    return false;
                  });
     for (; cursor < journal_.size();) {
       const JournalEntry& je = journal_[cursor++];
-      if (je.kind == JournalKind::kTaskRunState || !replayed_on(je.session, fe)) continue;
+      if (je.follower != fe) continue;
       apply(je);
       if (je.kind == JournalKind::kCreateTable) break;
     }
