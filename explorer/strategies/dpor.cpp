@@ -479,8 +479,9 @@ std::ptrdiff_t DporStrategy::weak_initial(ActorId id, const Op& op, bool commuti
 void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, const Clock* full,
                            std::uint32_t end, std::int32_t prev) {
   Node& node = path_[event_node_[earlier]];
-  v_ids_.for_each([&](ActorId a) { first_of_id_[a] = last_of_id_[a] = kNil; });  // the last v_
-  v_ids_ = ActorSet();
+  // Clear the entries of the last v_: its actors with an event, and the actor of its final step.
+  v_actors_.for_each([&](ActorId a) { first_of_id_[a] = last_of_id_[a] = kNil; });
+  if (!v_.empty()) first_of_id_[v_.back().id] = last_of_id_[v_.back().id] = kNil;
   v_.clear();
   v_actors_ = ActorSet();
   v_masks_ = AccessMasks();
@@ -502,7 +503,6 @@ void DporStrategy::reverse(std::uint32_t earlier, ActorId actor, const Op& op, c
     else
       v_[last_of_id_[id]].next_same = k;
     last_of_id_[id] = k;
-    v_ids_.insert(id);
     v_masks_.observed |= m.observed;
     v_masks_.shared |= m.shared;
     v_masks_.exclusive |= m.exclusive;

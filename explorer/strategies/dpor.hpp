@@ -209,7 +209,7 @@ class DporStrategy final : public Strategy {
   void pending_races(ActorId actor, const Op& op, std::uint32_t end);
   // The operation `actor` was about to perform at the state before event `at`.
   const Op* op_at(ActorId actor, std::uint32_t at) const;
-  // Index in v_ of the step by which the actor with key `key` (about to perform `op`) is a weak
+  // Index in v_ of the step by which actor `id` (about to perform `op`) is a weak
   // initial of what is left of v_, v_.size() if it is one without a step in v_, -1 if not.
   // `commuting`: a step not in v counts if it commutes with all of v.
   std::ptrdiff_t weak_initial(ActorId id, const Op& op, bool commuting) const;
@@ -285,12 +285,12 @@ class DporStrategy final : public Strategy {
   std::vector<VStep> v_;                    // reverse(): the reversal sequence
   std::vector<char> consumed_;              // reverse(): steps of v_ matched in the tree
   // reverse(): per actor (ActorId of the current execution), its first step of v_ not consumed
-  // and its last step (kNil: none), the actors with a step in v_, and which objects (bit
-  // object % 64) v_'s steps observe, take shared or access exclusively, and whether one of them
-  // changes state: a quick test that an operation commutes with all of v_ (weak_initial).
+  // and its last step (kNil: none; set only for v_actors_ and v_'s last actor), and which
+  // objects (bit object % 64) v_'s steps observe, take shared or access exclusively, and whether
+  // one of them changes state: a quick test that an operation commutes with all of v_
+  // (weak_initial).
   std::array<std::uint32_t, kMaxActors> first_of_id_{};
   std::array<std::uint32_t, kMaxActors> last_of_id_{};
-  ActorSet v_ids_;
   AccessMasks v_masks_;
   std::uint64_t races_ = 0;
   std::uint64_t inserted_ = 0;
