@@ -61,7 +61,7 @@ StackPool::~StackPool() {
   StackCache& cache = t_cache;
   if (!cache.stacks.empty() && cache.stacks.front().size != mapped_size(size_)) cache.clear();
   for (auto& s : free_) {
-    if (cache.stacks.size() < kCachedStacks && s.size == mapped_size(size_)) {
+    if (cache.stacks.size() < kCachedStacks) {  // (every stack of this pool has that size)
       try {
         cache.stacks.push_back(s);
         continue;

@@ -187,8 +187,9 @@ int main(int argc, char** argv) {
         DporStrategy::Options{}.wakeup_steps_per_step * s.max_depth());
   }
   const double setup_us = exploration_setup_us();
-  std::printf("\nset-up of one DPOR exploration (one actor, no step): %.2f us = %.0f round trips\n\n",
-              setup_us, setup_us * 1e3 / g_round_trip_ns);
+  std::printf(
+      "\nset-up of one DPOR exploration (one actor, no step): %.2f us = %.0f round trips\n\n",
+      setup_us, setup_us * 1e3 / g_round_trip_ns);
   print_header();
   dfs("contended(2x10)", contended(10));
   dpor("contended(2x10)", contended(10), 184756);  // C(20, 10)
