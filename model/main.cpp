@@ -1,5 +1,5 @@
-// The interleave executable: the generic command line (explorer/cli) with the models of model/.
-#include "explorer/cli/cli.hpp"
+// The interleave executable: the generic command line (reports/cli) with the models of model/.
+#include "reports/cli/cli.hpp"
 #include "explorer/model_driver.hpp"
 #include "model/register.hpp"
 

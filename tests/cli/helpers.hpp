@@ -1,7 +1,7 @@
 // Helpers of the CLI tests: temporary directories, files, and the CLI run in-process.
 #pragma once
 
-#include "explorer/cli/cli.hpp"
+#include "reports/cli/cli.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "tests/cli/counter_model.hpp"
 

@@ -1,7 +1,7 @@
-#include "explorer/cli/cli.hpp"
+#include "reports/cli/cli.hpp"
 
-#include "explorer/cli/commands.hpp"
-#include "explorer/cli/errors.hpp"
+#include "reports/cli/commands.hpp"
+#include "reports/cli/errors.hpp"
 #include "explorer/execution.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/schedule.hpp"

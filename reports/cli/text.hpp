@@ -2,8 +2,8 @@
 // Deterministic: no wall time in anything printed on stdout.
 #pragma once
 
-#include "explorer/cli/run.hpp"
-#include "explorer/cli/scenario.hpp"
+#include "reports/cli/run.hpp"
+#include "reports/cli/scenario.hpp"
 #include "explorer/explorer.hpp"
 
 #include <nlohmann/json.hpp>

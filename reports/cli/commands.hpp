@@ -2,8 +2,8 @@
 // and a function that runs it. cli.cpp wires them; a new subcommand adds one more pair.
 #pragma once
 
-#include "explorer/cli/cli.hpp"
-#include "explorer/cli/run.hpp"
+#include "reports/cli/cli.hpp"
+#include "reports/cli/run.hpp"
 
 #include <CLI/CLI.hpp>
 

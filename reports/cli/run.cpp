@@ -1,6 +1,6 @@
-#include "explorer/cli/run.hpp"
+#include "reports/cli/run.hpp"
 
-#include "explorer/cli/errors.hpp"
+#include "reports/cli/errors.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "reports/render.hpp"
 

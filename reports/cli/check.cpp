@@ -1,7 +1,7 @@
 // `interleave check SCENARIO...`: explore each scenario, print its verdict, write counterexamples.
-#include "explorer/cli/commands.hpp"
-#include "explorer/cli/errors.hpp"
-#include "explorer/cli/text.hpp"
+#include "reports/cli/commands.hpp"
+#include "reports/cli/errors.hpp"
+#include "reports/cli/text.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/strategies/factory.hpp"
 

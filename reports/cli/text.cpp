@@ -1,4 +1,4 @@
-#include "explorer/cli/text.hpp"
+#include "reports/cli/text.hpp"
 
 #include <algorithm>
 #include <map>

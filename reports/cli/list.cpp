@@ -1,6 +1,6 @@
 // `interleave list`: the models (with their presets, knobs, invariants and coverage goals, as
 // each ModelDriver's catalog describes them) and the strategies.
-#include "explorer/cli/commands.hpp"
+#include "reports/cli/commands.hpp"
 #include "explorer/strategies/factory.hpp"
 
 namespace interleave::cli {

@@ -1,4 +1,4 @@
-#include "explorer/cli/expectation.hpp"
+#include "reports/cli/expectation.hpp"
 
 #include <algorithm>
 

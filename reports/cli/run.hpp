@@ -2,7 +2,7 @@
 // the exploration, and each counterexample written as a trace file the moment it is found.
 #pragma once
 
-#include "explorer/cli/scenario.hpp"
+#include "reports/cli/scenario.hpp"
 #include "explorer/explorer.hpp"
 #include "explorer/strategy.hpp"
 #include "reports/trace.hpp"

@@ -1,5 +1,5 @@
 // `interleave validate SCENARIO...`: read, check and instantiate scenarios without exploring.
-#include "explorer/cli/commands.hpp"
+#include "reports/cli/commands.hpp"
 
 namespace interleave::cli {
 

@@ -1,4 +1,4 @@
-#include "explorer/cli/scenario.hpp"
+#include "reports/cli/scenario.hpp"
 
 #include "explorer/strategies/factory.hpp"
 

@@ -2,9 +2,9 @@
 // outcome with the scenario's expectation (verdict, exact set of violated invariants, coverage
 // goals reached), prints a summary table, and optionally writes JUnit XML and a Markdown report
 // with the counterexamples. Exits 0 only when every scenario meets its expectation.
-#include "explorer/cli/commands.hpp"
-#include "explorer/cli/errors.hpp"
-#include "explorer/cli/expectation.hpp"
+#include "reports/cli/commands.hpp"
+#include "reports/cli/errors.hpp"
+#include "reports/cli/expectation.hpp"
 #include "reports/gate_report.hpp"
 
 #include <chrono>

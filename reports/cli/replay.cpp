@@ -1,8 +1,8 @@
 // `interleave replay TRACE [--scenario FILE]`: re-execute a counterexample strictly, print it step
 // by step, and say whether the recorded violation reproduces, or exactly where the run departs
 // from the trace (a changed scenario or model).
-#include "explorer/cli/commands.hpp"
-#include "explorer/cli/text.hpp"
+#include "reports/cli/commands.hpp"
+#include "reports/cli/text.hpp"
 #include "reports/trace.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // `interleave show TRACE --format F`: render a counterexample trace.
-#include "explorer/cli/commands.hpp"
+#include "reports/cli/commands.hpp"
 #include "reports/render.hpp"
 #include "reports/trace.hpp"
 
