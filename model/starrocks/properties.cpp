@@ -1,0 +1,70 @@
+#include "model/starrocks/properties.hpp"
+
+#include <stdexcept>
+
+namespace interleave::model {
+
+namespace {
+
+std::vector<std::string> names(const Fact* const* first, std::size_t count) {
+  std::vector<std::string> v;
+  for (std::size_t i = 0; i < count; ++i)
+    v.emplace_back(first[i]->name);
+  return v;
+}
+
+constexpr bool end_order_is_complete() {
+  std::size_t at_end = 0;
+  for (const Fact* f : kProperties)
+    if (f->kind == FactKind::kFoundAtStep || f->kind == FactKind::kAtEnd) ++at_end;
+  for (const Fact* f : kEndOfExecutionOrder)
+    if (f->kind != FactKind::kFoundAtStep && f->kind != FactKind::kAtEnd) return false;
+  return at_end == kEndOfExecutionOrder.size();
+}
+static_assert(end_order_is_complete(),
+              "kEndOfExecutionOrder lists exactly the properties reported at the end");
+
+}  // namespace
+
+std::vector<std::string> invariant_names() {
+  return names(kProperties.data(), kProperties.size());
+}
+
+std::vector<std::string> coverage_goal_names() {
+  return names(kCoverageGoals.data(), kCoverageGoals.size());
+}
+
+nlohmann::json fact_catalog(const Fact* const* first, std::size_t count) {
+  nlohmann::json v = nlohmann::json::array();
+  for (std::size_t i = 0; i < count; ++i)
+    v.push_back({{"name", first[i]->name},
+                 {"description", first[i]->description},
+                 {"checked", first[i]->checked}});
+  return v;
+}
+
+void Properties::install(Execution& ex,
+                         std::vector<std::pair<const Fact*, std::function<Check()>>> at_end) {
+  for (const Fact* property : kEndOfExecutionOrder) {
+    if (property->kind == FactKind::kFoundAtStep) {
+      ex.final_check(std::string(property->name), [this, property]() -> Check {
+        for (const Found& f : found_)
+          if (f.property == property) return f.message;
+        return std::nullopt;
+      });
+      continue;
+    }
+    for (auto& [p, check] : at_end)
+      if (p == property) ex.final_check(std::string(property->name), std::move(check));
+  }
+}
+
+void Properties::found(Actor& a, const Fact& property, std::string message) {
+  if (property.kind == FactKind::kAtStep) a.violation(property.name, std::move(message));
+  if (property.kind != FactKind::kFoundAtStep)
+    throw std::logic_error("found() of '" + std::string(property.name) +
+                           "', which is not checked at a step");
+  found_.push_back({&property, std::move(message)});
+}
+
+}  // namespace interleave::model
