@@ -37,7 +37,7 @@ struct Fact {
   std::string_view description;  ///< what it says (as `list` shows it)
   std::string_view checked;      ///< when and how it is checked
   constexpr operator std::string_view() const { return name; }  // NOLINT: a name by design
-  friend constexpr bool operator==(const Fact& f, std::string_view name) { return f.name == name; }
+  friend constexpr bool operator==(const Fact& f, std::string_view s) { return f.name == s; }
 };
 
 // ---------------------------------------------------------------- the table
