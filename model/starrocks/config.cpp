@@ -1,3 +1,4 @@
+// Names of the world's FEs, CNs, sessions and tables (config.hpp).
 #include "model/starrocks/config.hpp"
 
 namespace interleave::model {

@@ -1,3 +1,5 @@
+// The "starrocks-temp-tables" driver: the scenario sections read by scenario.cpp, the program by
+// world.cpp, the catalog by scenario.cpp.
 #include "model/starrocks/driver.hpp"
 
 #include "model/starrocks/program.hpp"

@@ -1,3 +1,5 @@
+// The derived views of the property and goal table (properties.hpp), and the reporting: found()
+// at a step, the end-of-execution checks in kEndOfExecutionOrder.
 #include "model/starrocks/properties.hpp"
 
 #include <stdexcept>

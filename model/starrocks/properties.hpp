@@ -36,7 +36,7 @@ struct Fact {
   FactKind kind;
   std::string_view description;  ///< what it says (as `list` shows it)
   std::string_view checked;      ///< when and how it is checked
-  constexpr operator std::string_view() const { return name; }  // NOLINT: a name by design
+  constexpr operator std::string_view() const { return name; }  // implicit: a fact is a name
   friend constexpr bool operator==(const Fact& f, std::string_view s) { return f.name == s; }
 };
 

@@ -1,3 +1,4 @@
+// The spawn plan of a configuration (spawn_plan.hpp): the names, in spawn order.
 #include "model/starrocks/spawn_plan.hpp"
 
 namespace interleave::model {

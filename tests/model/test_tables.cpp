@@ -56,15 +56,14 @@ std::string knob_row(const Knob& k) {
     values.push_back(code(value_text(v)));
   const std::string file(k.source.file);
   const auto at = file.find("com/starrocks/");
-  std::string source = file == "hypothetical" ? file
-                                              : code(at == std::string::npos
-                                                         ? file
-                                                         : file.substr(at + sizeof("com/starrocks/") - 1));
+  std::string source =
+      file == "hypothetical"
+          ? file
+          : code(at == std::string::npos ? file : file.substr(at + sizeof("com/starrocks/") - 1));
   if (!k.source.note.empty()) source += ": " + std::string(k.source.note);
-  return "| " + code(std::string(k.key)) + " | " +
-         (k.type == KnobType::kSet ? "array of " : "") + join(values, ", ") + " | " +
-         code(value_text(k.get(Policy{}))) + " | " + std::string(k.description) + " | " + source +
-         " |";
+  return "| " + code(std::string(k.key)) + " | " + (k.type == KnobType::kSet ? "array of " : "") +
+         join(values, ", ") + " | " + code(value_text(k.get(Policy{}))) + " | " +
+         std::string(k.description) + " | " + source + " |";
 }
 
 std::string fact_row(const Fact& f) {
@@ -152,8 +151,7 @@ TEST_CASE("tables: docs/model.md lists the knobs, presets, properties and goals 
   CHECK(table_rows(doc, "| coverage goal | meaning | reached |") == want);
 }
 
-TEST_CASE("tables: the catalog, the names and the policy JSON derive from the tables",
-          "[tables]") {
+TEST_CASE("tables: the catalog, the names and the policy JSON derive from the tables", "[tables]") {
   const json cat = model_catalog();
   REQUIRE(cat.at("knobs").size() == knobs().size());
   for (std::size_t i = 0; i < knobs().size(); ++i) {
