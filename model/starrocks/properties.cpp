@@ -8,16 +8,16 @@ namespace interleave::model {
 
 namespace {
 
-std::vector<std::string> names(const Fact* const* first, std::size_t count) {
+std::vector<std::string> names(const std::vector<const Fact*>& facts) {
   std::vector<std::string> v;
-  for (std::size_t i = 0; i < count; ++i)
-    v.emplace_back(first[i]->name);
+  for (const Fact* f : facts)
+    v.emplace_back(f->name);
   return v;
 }
 
 constexpr bool end_order_is_complete() {
   std::size_t at_end = 0;
-  for (const Fact* f : kProperties)
+  for (const Fact* f : kFacts)
     if (f->kind == FactKind::kFoundAtStep || f->kind == FactKind::kAtEnd) ++at_end;
   for (const Fact* f : kEndOfExecutionOrder)
     if (f->kind != FactKind::kFoundAtStep && f->kind != FactKind::kAtEnd) return false;
@@ -28,20 +28,32 @@ static_assert(end_order_is_complete(),
 
 }  // namespace
 
+std::vector<const Fact*> properties() {
+  std::vector<const Fact*> v;
+  for (const Fact* f : kFacts)
+    if (f->kind != FactKind::kGoal) v.push_back(f);
+  return v;
+}
+
+std::vector<const Fact*> coverage_goals() {
+  std::vector<const Fact*> v;
+  for (const Fact* f : kFacts)
+    if (f->kind == FactKind::kGoal) v.push_back(f);
+  return v;
+}
+
 std::vector<std::string> invariant_names() {
-  return names(kProperties.data(), kProperties.size());
+  return names(properties());
 }
 
 std::vector<std::string> coverage_goal_names() {
-  return names(kCoverageGoals.data(), kCoverageGoals.size());
+  return names(coverage_goals());
 }
 
-nlohmann::json fact_catalog(const Fact* const* first, std::size_t count) {
+nlohmann::json fact_catalog(const std::vector<const Fact*>& facts) {
   nlohmann::json v = nlohmann::json::array();
-  for (std::size_t i = 0; i < count; ++i)
-    v.push_back({{"name", first[i]->name},
-                 {"description", first[i]->description},
-                 {"checked", first[i]->checked}});
+  for (const Fact* f : facts)
+    v.push_back({{"name", f->name}, {"description", f->description}, {"checked", f->checked}});
   return v;
 }
 

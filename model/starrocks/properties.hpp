@@ -125,28 +125,27 @@ inline constexpr Fact kSweepPassCompleted{"sweep_pass_completed", FactKind::kGoa
                                           "at the end of the sweep pass"};
 }  // namespace goal
 
-/// Every property, in the order they are listed (invariant_names(), `list`, the docs).
-inline constexpr std::array<const Fact*, 7> kProperties = {&inv::kLiveOwnerTableDropped,
-                                                           &inv::kSinkTableNotFound,
-                                                           &inv::kManagerNullPointer,
-                                                           &inv::kUntrackedTempTable,
-                                                           &inv::kTempTableLeak,
-                                                           &kDeadlockFact,
-                                                           &kActorFailureFact};
-/// Every coverage goal, in the order they are listed.
-inline constexpr std::array<const Fact*, 12> kCoverageGoals = {
-    &goal::kTaskSessionCandidate,
-    &goal::kTaskSessionSpared,
-    &goal::kTaskRunSeenByC3,
-    &goal::kClientSessionCandidate,
-    &goal::kClientSessionSpared,
-    &goal::kSparedByCreateTimeGuard,
-    &goal::kDroppedTableCreatedAfterStart,
-    &goal::kListSessionsFailed,
-    &goal::kKilledRunTableDropped,
-    &goal::kFinalizeNoop,
-    &goal::kFollowerOmittedSession,
-    &goal::kSweepPassCompleted};
+/// Every fact, properties first: the order of invariant_names(), coverage_goal_names(), `list`
+/// and the docs tables.
+inline constexpr std::array<const Fact*, 19> kFacts = {&inv::kLiveOwnerTableDropped,
+                                                       &inv::kSinkTableNotFound,
+                                                       &inv::kManagerNullPointer,
+                                                       &inv::kUntrackedTempTable,
+                                                       &inv::kTempTableLeak,
+                                                       &kDeadlockFact,
+                                                       &kActorFailureFact,
+                                                       &goal::kTaskSessionCandidate,
+                                                       &goal::kTaskSessionSpared,
+                                                       &goal::kTaskRunSeenByC3,
+                                                       &goal::kClientSessionCandidate,
+                                                       &goal::kClientSessionSpared,
+                                                       &goal::kSparedByCreateTimeGuard,
+                                                       &goal::kDroppedTableCreatedAfterStart,
+                                                       &goal::kListSessionsFailed,
+                                                       &goal::kKilledRunTableDropped,
+                                                       &goal::kFinalizeNoop,
+                                                       &goal::kFollowerOmittedSession,
+                                                       &goal::kSweepPassCompleted};
 /// The properties checked when an execution ends, in the order they are checked (the first that
 /// fails is reported): the sink's failure (what the seed's log shows) before the drop that caused
 /// it, then the leak.
@@ -155,12 +154,16 @@ inline constexpr std::array<const Fact*, 3> kEndOfExecutionOrder = {
 
 // ---------------------------------------------------------------- derived
 
+/// The properties of kFacts (every kind but kGoal), in its order.
+std::vector<const Fact*> properties();
+/// The coverage goals of kFacts, in its order.
+std::vector<const Fact*> coverage_goals();
 /// Every property name the model can report, including the engine's.
 std::vector<std::string> invariant_names();
 /// Every coverage goal name.
 std::vector<std::string> coverage_goal_names();
 /// The catalog's "invariants" or "coverage_goals": name, description, checked.
-nlohmann::json fact_catalog(const Fact* const* first, std::size_t count);
+nlohmann::json fact_catalog(const std::vector<const Fact*>& facts);
 
 /// One execution's reporting of the properties: a step reports what it found with found(); the
 /// end-of-execution checks are registered once, by install().

@@ -161,8 +161,8 @@ nlohmann::json model_catalog() {
           {"default_preset", kDefaultPreset},
           {"presets", presets_j},
           {"knobs", knob_catalog()},
-          {"invariants", fact_catalog(kProperties.data(), kProperties.size())},
-          {"coverage_goals", fact_catalog(kCoverageGoals.data(), kCoverageGoals.size())}};
+          {"invariants", fact_catalog(properties())},
+          {"coverage_goals", fact_catalog(coverage_goals())}};
 }
 
 }  // namespace interleave::model

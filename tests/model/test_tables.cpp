@@ -141,12 +141,12 @@ TEST_CASE("tables: docs/model.md lists the knobs, presets, properties and goals 
   CHECK(table_rows(doc, "| preset | description |") == want);
 
   want.clear();
-  for (const Fact* f : kProperties)
+  for (const Fact* f : properties())
     want.push_back(fact_row(*f));
   CHECK(table_rows(doc, "| property | meaning | checked |") == want);
 
   want.clear();
-  for (const Fact* f : kCoverageGoals)
+  for (const Fact* f : coverage_goals())
     want.push_back(fact_row(*f));
   CHECK(table_rows(doc, "| coverage goal | meaning | reached |") == want);
 }
@@ -171,11 +171,12 @@ TEST_CASE("tables: the catalog, the names and the policy JSON derive from the ta
   std::sort(keys.begin(), keys.end());
   CHECK(written == keys);  // nlohmann's objects are sorted
 
-  CHECK(invariant_names().size() == kProperties.size());
+  CHECK(invariant_names().size() == properties().size());
   CHECK(invariant_names().at(5) == "deadlock");
-  CHECK(coverage_goal_names().size() == kCoverageGoals.size());
-  for (std::size_t i = 0; i < kProperties.size(); ++i)
-    CHECK(cat.at("invariants").at(i).at("checked") == kProperties[i]->checked);
+  CHECK(coverage_goal_names().size() == coverage_goals().size());
+  CHECK(properties().size() + coverage_goals().size() == kFacts.size());
+  for (std::size_t i = 0; i < properties().size(); ++i)
+    CHECK(cat.at("invariants").at(i).at("checked") == properties()[i]->checked);
   std::set<std::string> all;
   for (const auto& n : invariant_names())
     CHECK(all.insert(n).second);
