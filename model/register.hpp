@@ -1,11 +1,12 @@
-// Registration of this directory's models with the CLI: main.cpp calls register_models().
+// Registration of the models of model/ (one folder each) with the CLI: main.cpp calls
+// register_models().
 #pragma once
 
 #include "explorer/model_driver.hpp"
 
 namespace interleave {
 
-/// Adds the "starrocks-temp-tables" driver to `registry`.
+/// Adds the driver of every model: "starrocks-temp-tables" (model/starrocks/).
 void register_models(ModelRegistry& registry);
 
 }  // namespace interleave

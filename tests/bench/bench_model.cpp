@@ -28,8 +28,8 @@
 //   strategy: a name make_strategy knows (explorer/strategies/factory.hpp), e.g. dfs, dpor.
 #include "explorer/explorer.hpp"
 #include "explorer/strategies/factory.hpp"
-#include "model/config.hpp"
-#include "model/world.hpp"
+#include "model/starrocks/config.hpp"
+#include "model/starrocks/program.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -8,8 +8,8 @@
 // them on fe2.
 #include "explorer/explorer.hpp"
 #include "explorer/strategies/factory.hpp"
-#include "model/config.hpp"
-#include "model/world.hpp"
+#include "model/starrocks/config.hpp"
+#include "model/starrocks/program.hpp"
 
 #include <cstdio>
 #include <cstdlib>

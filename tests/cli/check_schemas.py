@@ -4,10 +4,11 @@
     check_schemas.py SCHEMA PATH...
 
 Each PATH is a JSON file or a directory searched recursively for *.json (except *.schema.json).
-Relative "$ref"s resolve against the schema file's location; the schemas next to it
-(../*/*.schema.json) are preloaded, also under their "$id" (which may be relative). Prints one line per
-document that does not validate (file, JSON path, message) and exits 1 if any; exits 2 on a bad
-schema or an unreadable file. Works with python3-jsonschema 4.10 (Debian 12) and later.
+Relative "$ref"s resolve against the schema file's location; the schemas of the project
+(../*/*.schema.json and ../*/*/*.schema.json, e.g. a model's) are preloaded, also under their
+"$id" (which may be relative). Prints one line per document that does not validate (file, JSON
+path, message) and exits 1 if any; exits 2 on a bad schema or an unreadable file. Works with
+python3-jsonschema 4.10 (Debian 12) and later.
 """
 import json
 import pathlib
@@ -29,9 +30,11 @@ def documents(paths):
 
 
 def schema_store(schema_path):
-    """The schemas of the project (<root>/*/*.schema.json), by file URI and by "$id"."""
+    """The schemas of the project (<root>/*/*.schema.json, <root>/*/*/*.schema.json), by file URI
+    and by "$id"."""
     store = {}
-    for f in sorted(schema_path.parent.parent.glob("*/*.schema.json")):
+    root = schema_path.parent.parent
+    for f in sorted([*root.glob("*/*.schema.json"), *root.glob("*/*/*.schema.json")]):
         doc = json.loads(f.read_text())
         uri = f.resolve().as_uri()
         store[uri] = doc

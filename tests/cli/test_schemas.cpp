@@ -102,7 +102,7 @@ TEST_CASE("every scenario validates against scenario.schema.json", "[schema]") {
   CHECK_THAT(rb.output, Catch::Contains("a.json: /expect: 'invariants' is a required property"));
   CHECK_THAT(rb.output, Catch::Contains("a.json: /name: 'a b' does not match"));
 
-  // A StarRocks scenario: its model sections are checked by model/starrocks-temp-tables.schema.json
+  // A StarRocks scenario: its model sections are checked by model/starrocks/starrocks-temp-tables.schema.json
   // and nothing else may appear at the top level.
   std::filesystem::create_directories(tmp / "sr");
   write_file(tmp / "sr/ok.json", kStarRocks);

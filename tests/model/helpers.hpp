@@ -5,8 +5,8 @@
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "explorer/strategies/random.hpp"
-#include "model/config.hpp"
-#include "model/world.hpp"
+#include "model/starrocks/config.hpp"
+#include "model/starrocks/program.hpp"
 
 #include <string>
 

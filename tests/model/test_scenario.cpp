@@ -2,7 +2,7 @@
 // error names the file and the JSON path.
 #include "explorer/input_error.hpp"
 #include "model/register.hpp"
-#include "model/scenario.hpp"
+#include "model/starrocks/scenario.hpp"
 #include "tests/model/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -138,7 +138,7 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
 
 TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser accepts",
           "[scenario][schema]") {
-  std::ifstream in(std::string(INTERLEAVE_SOURCE_DIR) + "/model/starrocks-temp-tables.schema.json");
+  std::ifstream in(std::string(INTERLEAVE_SOURCE_DIR) + "/model/starrocks/starrocks-temp-tables.schema.json");
   REQUIRE(in);
   const json schema = json::parse(in);
   const json& defs = schema.at("$defs");

@@ -6,15 +6,10 @@
 
 #include "explorer/execution.hpp"
 #include "explorer/model_driver.hpp"
-#include "model/config.hpp"
-
-#include <cstddef>
-#include <string>
+#include "model/starrocks/config.hpp"
+#include "model/starrocks/spawn_plan.hpp"
 
 namespace interleave::model {
-
-/// Actors one execution of `config` may create (top-level and spawned), an upper bound.
-std::size_t actor_bound(const WorldConfig& config);
 
 /// The program: creates the world's shared objects, spawns its actors and registers its
 /// properties. The same config gives the same behaviour under the same decisions.

@@ -1,0 +1,49 @@
+// The actors of the StarRocks temporary-table world, one file each, and the leader's
+// temporary-table operations several of them run (metadata_mgr.cpp). Each step carries the label
+// of ../shared/domain/starrocks-temp-tables.md and declares its accesses through the components.
+#pragma once
+
+#include "explorer/execution.hpp"
+#include "model/starrocks/world.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace interleave::model {
+
+// ---- actors ----
+
+/// TemporaryTableCleaner: its passes C1..C4 and D1..D4, then the sweep pass
+/// (temporary_table_cleaner.cpp).
+void temporary_table_cleaner(Actor& a, World& w);
+/// TaskRunScheduler's dispatcher: S2a/S2b/S3 per run, then S1 per run (task_run_scheduler.cpp).
+void task_run_scheduler(Actor& a, World& w);
+/// A KILL or timeout of run t: K (task_run_scheduler.cpp).
+void kill_task_run(Actor& a, World& w, int t);
+/// Run t's executor: per attempt E1..E6, then E7 (task_run.cpp).
+void task_run(Actor& a, World& w, int t);
+/// A sync run's caller: Y1..Y4 (task_run.cpp).
+void sync_submit(Actor& a, World& w, int t);
+/// A CN tablet sink of run t's insert into `table` on CN `cn`: N1..N4 (tablet_sink.cpp).
+void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
+                 const std::string& name);
+/// Client session c: U1..U4b (client_session.cpp).
+void client_session(Actor& a, World& w, int c);
+/// Follower `fe`'s journal replayer: R1, R2 (journal_replayer.cpp).
+void journal_replayer(Actor& a, World& w, int fe);
+
+// ---- the leader's temporary-table operations (metadata_mgr.cpp) ----
+
+/// CREATE TEMPORARY TABLE's catalog step (E2 of a staging table, `name` empty; U3 of a client's):
+/// the CN shards, CAT.add, CreateTableInfo journaled. Returns the table's id.
+int create_table(Actor& a, World& w, Label label, const std::string& session,
+                 const std::string& name, int session_fe);
+/// TemporaryTableMgr.addTemporaryTable of `table` to `session`: E2a computeIfAbsent, E2b the
+/// unlocked get, E2c addTable (or one step E2a-E2c with the atomic policy).
+void add_temporary_table(Actor& a, World& w, const std::string& session, int table, int session_fe);
+/// MetadataMgr.cleanTemporaryTables(session): D1..D4, by the cleaner (pass `pass`, started at
+/// step `pass_start`) or by CLEAN TEMPORARY TABLE ON SESSION (U4b).
+void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool by_cleaner,
+                            std::size_t pass_start, int pass);
+
+}  // namespace interleave::model

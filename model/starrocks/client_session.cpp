@@ -1,0 +1,53 @@
+// A client session on FE f (fe-core qe/ConnectContext and qe/ConnectScheduler): U1 create its
+// context (a fresh session id), U2 register in CS_f, U3 its CREATE TEMPORARY TABLE statements (on
+// a follower forwarded to the leader, which runs them with the same session id;
+// metadata_mgr.cpp), U4a unregister from CS_f, U4b if its FE's TemporaryTableMgr has the session,
+// CLEAN TEMPORARY TABLE ON SESSION, which the leader runs as D1..D4.
+// Promises: the session's owner is live from U2 until U4a.
+#include "model/starrocks/actors.hpp"
+
+namespace interleave::model {
+
+void client_session(Actor& a, World& w, int c) {
+  const ClientConfig& cc = w.client_cfg(c);
+  const int f = cc.frontend;
+  const std::string session = cc.name;
+  a.step("U1", {});
+  Owner o;
+  o.kind = Owner::Kind::kClient;
+  o.index = c;
+  w.owners.add(session, o);
+  World::note(a, [&] {
+    return "new ConnectContext on " + frontend_name(cc.frontend) + ": session " + session;
+  });
+  a.step("U2", {w.cs.update_registration(c)});
+  w.cs.register_session(f, session);
+  w.owners.at(session).live = true;
+  World::note(a, [&] {
+    return "ConnectScheduler of " + frontend_name(cc.frontend) + ": register " + session;
+  });
+  for (int k = 1; k <= cc.temp_tables; ++k) {
+    const int table = create_table(a, w, "U3", session, client_table_name(cc.name, k), f);
+    add_temporary_table(a, w, session, table, f);
+  }
+  a.step("U4a", {w.cs.update_registration(c)});
+  w.cs.unregister_session(f, session);
+  w.owners.at(session).live = false;
+  World::note(a, [&] {
+    return "ConnectScheduler of " + frontend_name(cc.frontend) + ": unregister " + session;
+  });
+  a.step("U4b", {f == 0 ? w.ttm.read_row(session) : w.ttm.read_replayed(f)});
+  const bool known = f == 0 ? w.ttm.contains(session) : w.ttm.replayed_contains(f, session);
+  if (!known) {
+    World::note(a, [&] {
+      return "TemporaryTableMgr of " + frontend_name(cc.frontend) + " has no session " + session +
+             ": no CLEAN TEMPORARY TABLE issued";
+    });
+    return;
+  }
+  World::note(
+      a, [&] { return "CLEAN TEMPORARY TABLE ON SESSION " + session + " sent to the leader"; });
+  clean_temporary_tables(a, w, session, false, 0, 0);
+}
+
+}  // namespace interleave::model

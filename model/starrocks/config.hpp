@@ -1,0 +1,75 @@
+// The configuration of the StarRocks temporary-table world: the cluster, the actors, and the
+// policy (policy.hpp). The scenario sections "cluster", "actors" and "policy" are read into it by
+// scenario.hpp; the properties and coverage goals it can report are in properties.hpp.
+#pragma once
+
+#include "model/starrocks/policy.hpp"
+#include "model/starrocks/properties.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace interleave::model {
+
+/// Rows a CN tablet sink receives: decides whether the schema is built at N2 (first chunk) or only
+/// at N3 (finish).
+enum class TabletRows : std::uint8_t { kExplore, kSome, kNone };
+
+struct ClusterConfig {
+  int frontends = 1;      ///< 1..3; FE 0 ("fe1") is the leader, the others are followers
+  int compute_nodes = 1;  ///< 1..2 ("cn1", "cn2")
+  /// FEs whose listSessions RPC may fail (explored: it answers or it fails), by index.
+  std::vector<int> unreachable_frontends;
+  /// Per-FE clock offsets (ticks added to that FE's monotonic clock), by index; absent = 0.
+  std::map<int, std::int64_t> clock_offsets;
+};
+
+struct CleanerConfig {
+  int passes = 1;  ///< ordinary passes (each C1..C4, then D1..D4 per dead session)
+  /// A last pass once every owner (TaskRun, client session) has ended: temp_table_leak is checked
+  /// after it. Its listSessions RPCs all answer.
+  bool sweep = false;
+};
+
+struct TaskRunConfig {
+  std::string name = "t1";
+  bool sync = false;   ///< submitted by a sync caller (Y1..Y4) instead of already pending
+  int iterations = 0;  ///< E4 iteration inserts; at most recursive_cte_max_depth - 1
+  int recursive_cte_max_depth = 5;
+  int retries = 0;    ///< further attempts after a failed one (each from E1, new session id)
+  bool kill = false;  ///< a KILL / timeout (K) may hit the run while it is in RUN
+  TabletRows tablet_rows = TabletRows::kExplore;
+};
+
+struct ClientConfig {
+  std::string name = "c1";
+  int frontend = 0;     ///< index of the FE the session is connected to
+  int temp_tables = 1;  ///< CREATE TEMPORARY TABLE statements (U3)
+};
+
+struct ActorsConfig {
+  CleanerConfig cleaner;
+  std::vector<TaskRunConfig> task_runs;
+  std::vector<ClientConfig> clients;
+};
+
+/// The whole world of one scenario.
+struct WorldConfig {
+  ClusterConfig cluster;
+  ActorsConfig actors;
+  Policy policy;
+  std::string preset{kDefaultPreset};  ///< informational: the preset the policy started from
+};
+
+/// "fe1".."fe3", "cn1".."cn2".
+std::string frontend_name(int index);
+std::string compute_node_name(int index);
+
+/// The session id of attempt `attempt` (1, 2, ...) of a TaskRun named `task`: "<task>#<attempt>".
+std::string task_run_session(const std::string& task, int attempt);
+/// The name of a client's k-th temporary table (k = 1, 2, ...): "tmp_<client>_<k>".
+std::string client_table_name(const std::string& client, int k);
+
+}  // namespace interleave::model

@@ -1,0 +1,34 @@
+// The "starrocks-temp-tables" driver: the scenario sections read by scenario.cpp, the program by
+// world.cpp, the catalog by scenario.cpp.
+#include "model/starrocks/driver.hpp"
+
+#include "model/starrocks/program.hpp"
+#include "model/starrocks/scenario.hpp"
+
+namespace interleave::model {
+
+namespace {
+
+class StarRocksTempTablesDriver final : public ModelDriver {
+ public:
+  std::string name() const override { return "starrocks-temp-tables"; }
+  std::string description() const override {
+    return "StarRocks TemporaryTableCleaner racing scheduler TaskRuns (issue 79294, PR 79339): "
+           "cleaner, TaskRunScheduler, recursive-CTE TaskRuns, CN tablet sinks, client sessions, "
+           "follower replay";
+  }
+  std::vector<std::string> sections() const override { return {"cluster", "actors", "policy"}; }
+  ModelInstance instantiate(const nlohmann::json& scenario,
+                            const std::string& file) const override {
+    return make_instance(parse_world(scenario, file));
+  }
+  nlohmann::json catalog() const override { return model_catalog(); }
+};
+
+}  // namespace
+
+std::unique_ptr<ModelDriver> make_starrocks_driver() {
+  return std::make_unique<StarRocksTempTablesDriver>();
+}
+
+}  // namespace interleave::model

@@ -1,0 +1,38 @@
+// The FEs' clocks (clock_fe1..clock_fe3): each FE's own monotonic clock, used for a session's
+// createTime (E2a, a follower's replay R1) and a cleaner pass's startTime (C1). A logical clock:
+// only its order against the steps that read it matters (docs/model.md, "The leader clock is a
+// logical clock"). Promises: a clock changes only by tick(), at a step declaring update_clock().
+#pragma once
+
+#include "explorer/execution.hpp"
+#include "model/starrocks/accesses.hpp"
+#include "model/starrocks/config.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace interleave::model {
+
+class FeClocks {
+ public:
+  /// Registers the clock of FE `fe` (FEs in order), starting at `offset`.
+  void declare(Execution& ex, int fe, Tick offset) {
+    id_.push_back(ex.object("clock_" + frontend_name(fe)));
+    now_.push_back(offset);
+  }
+
+  Access read_clock(int fe) const { return read(id(fe)); }
+  Access update_clock(int fe) const { return read_modify_write(id(fe)); }
+
+  /// Advances FE `fe`'s clock and returns the new time.
+  Tick tick(int fe) { return ++now_[static_cast<std::size_t>(fe)]; }
+  /// FE `fe`'s current time.
+  Tick now(int fe) const { return now_[static_cast<std::size_t>(fe)]; }
+
+ private:
+  ObjectId id(int fe) const { return id_[static_cast<std::size_t>(fe)]; }
+  std::vector<ObjectId> id_;
+  std::vector<Tick> now_;
+};
+
+}  // namespace interleave::model

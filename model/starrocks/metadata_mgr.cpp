@@ -1,0 +1,194 @@
+// The leader's temporary-table operations, run as steps of the actor that asks for them (fe-core
+// server/MetadataMgr and server/TemporaryTableMgr):
+// - CREATE TEMPORARY TABLE: the catalog step (E2 for a TaskRun's staging table, U3 for a client's
+//   table; on a follower the statement is forwarded to the leader), then
+//   TemporaryTableMgr.addTemporaryTable: E2a computeIfAbsent(s, createTime) under the manager's
+//   lock, E2b an unlocked get(s), E2c addTable: a check-then-act (hazard 10), or one step.
+// - cleanTemporaryTables(s): D1 copy TTM_L[s].tables, per table D2 drop it from CAT (DropInfo
+//   journaled) and D3 remove it from the entry, then D4 remove s from TTM_L (memory only).
+// Promises: at most one DropInfo per table (else an actor failure); manager_null_pointer is
+// checked at E2b, untracked_temp_table at E2c and D4, live_owner_table_dropped found at the
+// cleaner's D2.
+#include "model/starrocks/actors.hpp"
+
+#include <vector>
+
+namespace interleave::model {
+
+int create_table(Actor& a, World& w, Label label, const std::string& session,
+                 const std::string& name, int session_fe) {
+  Op op(label, {w.cat.update_table(Catalog::table_key(session, name))});
+  w.journal.add_append(op, session);
+  // A staging table: its owner's progress (staged) is observed through progress(t).
+  if (name.empty()) add(op, w.scheduler.update_progress(w.owners.at(session).index));
+  a.step(op);
+  const TableInfo& info = w.cat.add(session, name);
+  const int id = info.id;
+  w.journal.append(JournalKind::kCreateTable, id, session);
+  World::note(a, [&] {
+    std::string s;
+    if (session_fe != 0)
+      s +=
+          "CREATE TEMPORARY TABLE forwarded from " + frontend_name(session_fe) + " to the leader; ";
+    for (int c = 0; c < w.cfg.cluster.compute_nodes; ++c)
+      s += compute_node_name(c) + ": Add shard id: " + std::to_string(id + 5 + c) +
+           " file path: .../db" + std::to_string(kDbId) + "/" + std::to_string(id) + "/" +
+           std::to_string(id + 2) + "; ";
+    return s + "create temporary table " + info.name + " (db id " + std::to_string(kDbId) +
+           ", table id " + std::to_string(id) + ") of session " + session +
+           ": CAT.add, CreateTableInfo journaled";
+  });
+  return id;
+}
+
+void add_temporary_table(Actor& a, World& w, const std::string& session, int table,
+                         int session_fe) {
+  const Policy& pol = w.cfg.policy;
+  const int clock_fe = pol.create_time_clock == CreateTimeClock::kSessionFrontend ? session_fe : 0;
+  TableInfo& info = w.cat.info(table);
+  // computeIfAbsent may add the session's key (declared whether or not it does). Its true time
+  // (created_step) is compared with C1's by a coverage goal: with another FE's clock it also
+  // reads the leader's, so that C1 and it stay ordered.
+  // With the leader's clock, only C1 advances it (logical time: the passes started) and E2a reads
+  // it: createTime < startTime iff the E2a came before the pass's C1, as with a real clock, and
+  // the E2a's of different sessions commute. A follower's clock (session_frontend) is compared
+  // across FEs with its offset, so there E2a ticks it as the FE's clock would advance.
+  const bool ticks = pol.create_time_clock == CreateTimeClock::kSessionFrontend;
+  auto e2a = [&](Label label) {
+    Op op(label, {w.ttm.update_row(session),
+                  ticks ? w.clocks.update_clock(clock_fe) : w.clocks.read_clock(clock_fe)});
+    if (clock_fe != 0) add(op, w.clocks.read_clock(0));
+    w.ttm.add_key_update(op);
+    return op;
+  };
+  auto compute_if_absent = [&] {
+    std::optional<std::size_t> e = w.ttm.find(session);
+    if (!e) {
+      e = w.ttm.create(session, ticks ? w.clocks.tick(clock_fe) : w.clocks.now(0), w.now_step());
+      World::note(a, [&] {
+        return "TemporaryTableMgr: new session " + session +
+               ", createTime = " + std::to_string(w.ttm.entry(*e).create_time) + " (" +
+               frontend_name(clock_fe) + " clock)";
+      });
+    }
+    info.e2a_step = w.ttm.entry(*e).created_step;
+    return *e;
+  };
+  if (pol.add_temporary_table == AddTemporaryTable::kAtomic) {
+    Op op = e2a("E2a-E2c");
+    add(op, w.ttm.update_tables(session));
+    a.step(op);
+    w.ttm.entry(compute_if_absent()).tables.insert(table);
+    World::note(a, [&] {
+      return "add temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
+             "], table name[" + info.name + "], table id[" + std::to_string(table) + "]";
+    });
+    return;
+  }
+  a.step(e2a("E2a"));
+  compute_if_absent();
+  a.step("E2b", {w.ttm.read_row(session)});
+  TtmEntry* got = w.ttm.get(session);
+  World::note(a, [&] {
+    return "TemporaryTableMgr.get(" + session + ") (unlocked): " +
+           (got == nullptr ? std::string("null") : std::string("the session's entry"));
+  });
+  // A step-local property: found() ends the execution here.
+  if (got == nullptr)
+    w.properties.found(a, inv::kManagerNullPointer,
+                       "E2b at step " + std::to_string(w.now_step()) + ": TemporaryTableMgr.get(" +
+                           session +
+                           ") returned null (D4 removed the session after E2a): "
+                           "NullPointerException while adding " +
+                           w.table_text(table) + ", which is already in CAT");
+  const std::size_t held = w.ttm.index_of(*got);
+  // The held entry is the session's (attached or removed by D4 since): TTM_L[s] covers both.
+  a.step("E2c", {w.ttm.read_row(session), w.ttm.update_tables(session), w.cat.read_table(table)});
+  TtmEntry& e = w.ttm.entry(held);
+  e.tables.insert(table);
+  World::note(a, [&] {
+    return "add temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
+           "], table name[" + info.name + "], table id[" + std::to_string(table) + "]" +
+           (e.attached ? "" : " (to an entry no longer in the manager)");
+  });
+  if (!e.attached && w.cat.contains(table))
+    w.properties.found(a, inv::kUntrackedTempTable,
+                       "E2c at step " + std::to_string(w.now_step()) + " added " +
+                           w.table_text(table) +
+                           " to the TemporaryTableMgr entry that D4 had removed: the table is in "
+                           "CAT and no manager tracks it");
+}
+
+void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool by_cleaner,
+                            std::size_t pass_start, int pass) {
+  a.step("D1", {w.ttm.read_row(session), w.ttm.read_tables(session)});
+  std::vector<int> tables;
+  if (TtmEntry* e = w.ttm.get(session)) tables.assign(e->tables.begin(), e->tables.end());
+  World::note(a, [&] {
+    std::string s = by_cleaner ? "cannot find alive session " + session +
+                                     ", should clean all temporary tables on it: ["
+                               : "CLEAN TEMPORARY TABLE ON SESSION " + session + ": [";
+    for (std::size_t i = 0; i < tables.size(); ++i)
+      s += (i ? ", " : "") + w.cat.info(tables[i]).name;
+    return s + "]";
+  });
+  for (int id : tables) {
+    Op d2("D2", {w.cat.update_table(id)});
+    w.journal.add_append(d2, session);
+    w.observe_owner(d2, session);
+    a.step(d2);
+    TableInfo& info = w.cat.info(id);
+    if (!w.cat.contains(id)) {
+      World::note(
+          a, [&] { return "table " + info.name + " is already dropped (IF EXISTS): nothing"; });
+    } else {
+      w.cat.drop(id);
+      w.journal.append(JournalKind::kDropTable, id, session);
+      if (++info.drop_infos > 1) a.fail("two DropInfo journaled for " + w.table_text(id));
+      World::note(a, [&] {
+        return "drop temporary table " + info.name + " (db id " + std::to_string(kDbId) +
+               ", table id " + std::to_string(id) + ") of session " + session +
+               ": DropInfo journaled";
+      });
+      if (by_cleaner) {
+        const Owner& o = w.owners.at(session);
+        if (o.live)
+          w.properties.found(a, inv::kLiveOwnerTableDropped,
+                             "the TemporaryTableCleaner (pass " + std::to_string(pass) +
+                                 ", D2 at step " + std::to_string(w.now_step()) + ") dropped " +
+                                 w.table_text(id) + " while its owner is live");
+        if (o.kind == Owner::Kind::kTaskRun && w.scheduler.task(o.index).killed && !o.finalized)
+          a.cover(goal::kKilledRunTableDropped);
+        if (info.e2a_step > pass_start) a.cover(goal::kDroppedTableCreatedAfterStart);
+      }
+    }
+    a.step("D3", {w.ttm.read_row(session), w.ttm.update_tables(session)});
+    if (TtmEntry* e = w.ttm.get(session)) e->tables.erase(id);
+    World::note(a, [&] {
+      return "drop temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
+             "], table name[" + info.name + "]";
+    });
+  }
+  // Removes the key; its check reads CAT for every table the entry may hold (the session's).
+  Op d4("D4", {w.ttm.update_row(session), w.ttm.read_tables(session)});
+  w.ttm.add_key_update(d4);
+  for (const std::string& key : w.cat.keys_of(session))
+    add(d4, w.cat.read_table(key));
+  a.step(d4);
+  if (const std::optional<std::size_t> removed = w.ttm.remove(session)) {
+    World::note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });
+    for (int id : w.ttm.entry(*removed).tables)
+      if (w.cat.contains(id))
+        w.properties.found(a, inv::kUntrackedTempTable,
+                           "D4 at step " + std::to_string(w.now_step()) + " removed session " +
+                               session + " from TemporaryTableMgr while its entry still held " +
+                               w.table_text(id) +
+                               ", added after D1's copy: the table stays in CAT and no manager "
+                               "tracks it");
+    return;
+  }
+  World::note(
+      a, [&] { return "remove all temporary tables in session[" + session + "] (none left)"; });
+}
+
+}  // namespace interleave::model

@@ -1,0 +1,168 @@
+// The sections "cluster" and "actors" (the "policy" section is the knob table's, policy.cpp), the
+// actor bound of the engine, and the model's catalog.
+#include "model/starrocks/scenario.hpp"
+
+#include "explorer/json_reader.hpp"
+#include "model/starrocks/spawn_plan.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace interleave::model {
+
+namespace {
+
+std::vector<std::string> frontend_names(int n) {
+  std::vector<std::string> v;
+  for (int i = 0; i < n; ++i)
+    v.push_back(frontend_name(i));
+  return v;
+}
+
+int frontend_index(const std::string& name) {
+  return std::stoi(name.substr(2)) - 1;
+}
+
+// A frontend reference: one of the cluster's FEs, with a precise message otherwise.
+int read_frontend(const JsonReader& r, int frontends) {
+  const std::string name = r.as_string();
+  const std::vector<std::string> known = frontend_names(frontends);
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    std::string list;
+    for (const auto& k : known)
+      list += (list.empty() ? "" : ", ") + k;
+    r.fail("no frontend '" + name + "' in this cluster" + did_you_mean(name, known) +
+           ": /cluster/frontends is " + std::to_string(frontends) + " (" + list + ")");
+  }
+  return frontend_index(name);
+}
+
+std::string read_name(const JsonReader& r) {
+  const std::string s = r.as_string();
+  if (s.empty() || s.size() > 16 || !std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-';
+      }))
+    r.fail("a name is 1 to 16 letters, digits, '_' or '-', got '" + s + "'");
+  return s;
+}
+
+ClusterConfig parse_cluster(const JsonReader& r) {
+  r.expect_keys({"frontends", "compute_nodes", "unreachable_frontends", "clock_offsets"});
+  ClusterConfig c;
+  c.frontends = static_cast<int>(r.int_or("frontends", 1, 1, 3));
+  c.compute_nodes = static_cast<int>(r.int_or("compute_nodes", 1, 1, 2));
+  for (const JsonReader& item : r.items_or_empty("unreachable_frontends")) {
+    const int f = read_frontend(item, c.frontends);
+    if (std::find(c.unreachable_frontends.begin(), c.unreachable_frontends.end(), f) !=
+        c.unreachable_frontends.end())
+      item.fail("'" + frontend_name(f) + "' is listed twice");
+    c.unreachable_frontends.push_back(f);
+  }
+  if (auto offsets = r.find("clock_offsets")) {
+    offsets->expect_keys(frontend_names(c.frontends));
+    for (const auto& [key, _] : offsets->json().items())
+      c.clock_offsets[frontend_index(key)] = offsets->at(key).as_int(-1'000'000, 1'000'000);
+  }
+  return c;
+}
+
+TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
+  r.expect_keys(
+      {"name", "sync", "iterations", "recursive_cte_max_depth", "retries", "kill", "tablet_rows"});
+  TaskRunConfig t;
+  t.name = r.has("name") ? read_name(r.at("name")) : "t" + std::to_string(index + 1);
+  t.sync = r.bool_or("sync", false);
+  t.recursive_cte_max_depth = static_cast<int>(r.int_or("recursive_cte_max_depth", 5, 1, 25));
+  t.iterations = static_cast<int>(r.int_or("iterations", 0, 0, 24));
+  if (t.iterations > t.recursive_cte_max_depth - 1)
+    r.at("iterations")
+        .fail(std::to_string(t.iterations) +
+              " iteration inserts exceed the depth limit: recursive_cte_max_depth " +
+              std::to_string(t.recursive_cte_max_depth) + " allows at most " +
+              std::to_string(t.recursive_cte_max_depth - 1));
+  t.retries = static_cast<int>(r.int_or("retries", 0, 0, 2));
+  t.kill = r.bool_or("kill", false);
+  const std::string rows = r.enum_or("tablet_rows", "explore", {"explore", "some", "none"});
+  t.tablet_rows = rows == "some"   ? TabletRows::kSome
+                  : rows == "none" ? TabletRows::kNone
+                                   : TabletRows::kExplore;
+  return t;
+}
+
+ClientConfig parse_client(const JsonReader& r, std::size_t index, int frontends) {
+  r.expect_keys({"name", "frontend", "temp_tables"});
+  ClientConfig c;
+  c.name = r.has("name") ? read_name(r.at("name")) : "c" + std::to_string(index + 1);
+  c.frontend = r.has("frontend") ? read_frontend(r.at("frontend"), frontends) : 0;
+  c.temp_tables = static_cast<int>(r.int_or("temp_tables", 1, 1, 3));
+  return c;
+}
+
+ActorsConfig parse_actors(const JsonReader& r, int frontends) {
+  r.expect_keys({"cleaner", "task_runs", "clients"});
+  ActorsConfig a;
+  if (auto c = r.find("cleaner")) {
+    c->expect_keys({"passes", "sweep"});
+    a.cleaner.passes = static_cast<int>(c->int_or("passes", 1, 0, 3));
+    a.cleaner.sweep = c->bool_or("sweep", false);
+  }
+  std::set<std::string> names;
+  auto unique = [&names](const JsonReader& item, const std::string& name) {
+    if (!names.insert(name).second)
+      item.fail("the name '" + name +
+                "' is used twice (task runs and clients share one name space: session ids)");
+  };
+  if (auto tr = r.find("task_runs")) {
+    const auto items = tr->items();
+    if (items.size() > 3) tr->fail("at most 3 task runs, got " + std::to_string(items.size()));
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      a.task_runs.push_back(parse_task_run(items[i], i));
+      unique(items[i].has("name") ? items[i].at("name") : items[i], a.task_runs.back().name);
+    }
+  }
+  if (auto cl = r.find("clients")) {
+    const auto items = cl->items();
+    if (items.size() > 2) cl->fail("at most 2 clients, got " + std::to_string(items.size()));
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      a.clients.push_back(parse_client(items[i], i, frontends));
+      unique(items[i].has("name") ? items[i].at("name") : items[i], a.clients.back().name);
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+WorldConfig parse_world(const nlohmann::json& scenario, const std::string& file) {
+  const JsonReader root(scenario, file);
+  if (!scenario.is_object()) root.fail("expected an object, got " + json_type_name(scenario));
+  WorldConfig w;
+  if (auto c = root.find("cluster")) w.cluster = parse_cluster(*c);
+  if (auto a = root.find("actors")) w.actors = parse_actors(*a, w.cluster.frontends);
+  if (auto p = root.find("policy")) w.policy = parse_policy(*p, w.preset);
+  const std::size_t bound = actor_bound(w);
+  if (bound > kMaxActors)
+    root.at("actors").fail("this world needs up to " + std::to_string(bound) +
+                           " actors (sinks: per attempt, per insert, per CN); the engine runs at "
+                           "most " +
+                           std::to_string(kMaxActors) +
+                           ": fewer retries, iterations or compute nodes");
+  return w;
+}
+
+nlohmann::json model_catalog() {
+  nlohmann::json presets_j = nlohmann::json::array();
+  for (const Preset& p : presets())
+    presets_j.push_back(
+        {{"name", p.name}, {"description", p.description}, {"policy", policy_to_json(p.policy)}});
+  return {{"model", "starrocks-temp-tables"},
+          {"sections", {"cluster", "actors", "policy"}},
+          {"default_preset", kDefaultPreset},
+          {"presets", presets_j},
+          {"knobs", knob_catalog()},
+          {"invariants", fact_catalog(properties())},
+          {"coverage_goals", fact_catalog(coverage_goals())}};
+}
+
+}  // namespace interleave::model

@@ -1,0 +1,96 @@
+// A CN tablet sink of one insert (be: the lake tablets channel and its delta writer): N1 open the
+// tablet (no I/O; whether it gets rows is the tablet_rows setting, or an explored choice), N2 the
+// first chunk builds the schema, N3 finish builds it if still not built (a tablet that got no rows
+// fetches it only here), N4 report to the coordinator. A schema lookup is the CN's cache
+// (SCH_cn[k]) or an RPC to the leader, which reads CAT: TABLE_NOT_EXIST ("table not found, may be
+// dropped") fails the load without retry, as storage/lake/table_schema_service.cpp does.
+// Promises: a failed N2 skips N3; sink_table_not_found is found at N2/N3 when the table's owner is
+// live, observed through its objects.
+#include "model/starrocks/actors.hpp"
+
+namespace interleave::model {
+
+namespace {
+
+// The schema lookup of a sink (N2 first chunk, N3 finish). False when the table is gone.
+bool schema_lookup(Actor& a, World& w, int t, int table, int cn, long long txn, Label label,
+                   const std::string& sink_name) {
+  const TableInfo& info = w.cat.info(table);
+  Op op(label, {w.sch.update_entry(cn, info.key), w.cat.read_table(table)});
+  w.observe_owner(op, info.session);
+  a.step(op);
+  if (w.sch.cached(cn, table)) {
+    World::note(a, [&] { return "schema " + std::to_string(table + 1) + " from the CN cache"; });
+    return true;
+  }
+  if (w.cat.contains(table)) {
+    w.sch.cache(cn, table);
+    World::note(a, [&] {
+      return "schema " + std::to_string(table + 1) + " fetched from the leader, cached";
+    });
+    return true;
+  }
+  const std::string msg = "table not found, may be dropped, db id: " + std::to_string(kDbId) +
+                          ", table id: " + std::to_string(table);
+  TaskRun& tr = w.scheduler.task(t);
+  if (tr.failure.empty()) tr.failure = compute_node_name(cn) + ": " + msg;
+  World::note(a, [&] {
+    return "table_schema_service.cpp: failed to get schema db_id: " + std::to_string(kDbId) +
+           ", table_id: " + std::to_string(table) + ", schema_id: " + std::to_string(table + 1) +
+           ", tablet_id: " + std::to_string(table + 5 + cn) + ", txn_id: " + std::to_string(txn) +
+           ", error: Table not exist: " + msg + "; async_delta_writer.cpp: Fail to " +
+           (label == Label("N3") ? "finish write" : "write") +
+           "; lake_tablets_channel.cpp: Fail to finish tablet " + std::to_string(table + 5 + cn);
+  });
+  if (w.owners.live(info.session))
+    w.properties.found(a, inv::kSinkTableNotFound,
+                       sink_name + " " + std::string(label) + " at step " +
+                           std::to_string(w.now_step()) + ": the schema lookup of " +
+                           w.table_text(table) +
+                           " answered TABLE_NOT_EXIST (table not found, may be dropped) while its "
+                           "owner is live");
+  return false;
+}
+
+}  // namespace
+
+void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
+                 const std::string& name) {
+  a.step("N1", {});
+  bool rows = true;
+  switch (w.task_cfg(t).tablet_rows) {
+    case TabletRows::kSome:
+      rows = true;
+      break;
+    case TabletRows::kNone:
+      rows = false;
+      break;
+    case TabletRows::kExplore:
+      rows = a.choose(2) == 0;
+      break;
+  }
+  World::note(a, [&] {
+    return "open tablet " + std::to_string(table + 5 + cn) + " (no I/O); the tablet gets " +
+           (rows ? "rows" : "no rows");
+  });
+  bool built = false;
+  bool ok = true;
+  if (rows) {
+    ok = schema_lookup(a, w, t, table, cn, txn, "N2", name);
+    built = ok;
+  }
+  if (ok) {
+    if (built) {
+      a.step("N3", {});
+      World::note(a, [&] { return "finish: schema already built, segment written"; });
+    } else {
+      ok = schema_lookup(a, w, t, table, cn, txn, "N3", name);
+    }
+  }
+  a.step("N4", {w.scheduler.update_coord(t)});
+  ++w.scheduler.task(t).reports;
+  World::note(a,
+              [&] { return std::string("report to the coordinator: ") + (ok ? "OK" : "FAILED"); });
+}
+
+}  // namespace interleave::model

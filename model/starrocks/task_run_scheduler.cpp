@@ -1,0 +1,105 @@
+// The actors on the TaskRunScheduler (task_run_scheduler.hpp):
+// - the dispatcher (StarRocks' scheduler loop, every 1 s on the leader): per pending run, S2a
+//   poll PEND and start the run's executor (it may run at once), S2b journal PENDING -> RUNNING,
+//   S3 RUN.put: between S2a and S3 the run executes but is in no running map (hazards 2, 3); with
+//   register_then_start, S3 first. Then per run S1: once its future is done, remove it from RUN
+//   and journal its final state.
+// - the kill (a KILL statement or the scheduler's timeout): K marks the run killed, completes its
+//   future exceptionally, kills its runCtx and removes it from RUN; the executor may still be
+//   running. It lives here, not with the executor, because everything it changes is the
+//   scheduler's (RUN, the future, the runCtx it handed out): the run itself only notices at its
+//   next statement.
+// Promises: runs are dispatched and reaped in PEND order; a run's executor is spawned once, with
+// the plan's name.
+#include "model/starrocks/actors.hpp"
+
+#include <vector>
+
+namespace interleave::model {
+
+void task_run_scheduler(Actor& a, World& w) {
+  TaskRunScheduler& sched = w.scheduler;
+  const std::size_t n = w.cfg.actors.task_runs.size();
+  std::vector<int> dispatched;
+  auto start = [&](int t) {
+    sched.task(t).executor = a.spawn(w.plan.task_run(t), [&w, t](Actor& e) { task_run(e, w, t); });
+    World::note(a, [&] { return "start the executor of task run " + w.task_cfg(t).name; });
+  };
+  auto journal_running = [&](int t) {
+    // A TaskRunState entry: no replayer reads those (it skips them), so J is not declared.
+    a.step("S2b", {});
+    w.journal.append_task_run_state();
+    World::note(a,
+                [&] { return "journal task run " + w.task_cfg(t).name + ": PENDING -> RUNNING"; });
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (w.cfg.policy.dispatch_order == DispatchOrder::kStartThenRegister) {
+      a.wait_until("S2a", {sched.update_pend()}, [&sched] { return !sched.pending().empty(); });
+      const int t = sched.pending().front();
+      sched.pending().pop_front();
+      dispatched.push_back(t);
+      World::note(a, [&] { return "poll PEND: task run " + w.task_cfg(t).name; });
+      start(t);
+      journal_running(t);
+      a.step("S3", {sched.update_run()});
+      sched.running().insert(t);
+      World::note(a, [&] { return "RUN.put(" + w.task_cfg(t).name + ")"; });
+    } else {
+      a.wait_until("S3", {sched.update_pend(), sched.update_run()},
+                   [&sched] { return !sched.pending().empty(); });
+      const int t = sched.pending().front();
+      sched.pending().pop_front();
+      dispatched.push_back(t);
+      sched.running().insert(t);
+      World::note(a, [&] {
+        return "poll PEND: task run " + w.task_cfg(t).name + "; RUN.put(" + w.task_cfg(t).name +
+               ") before starting it";
+      });
+      a.step("S2a", {});
+      start(t);
+      journal_running(t);
+    }
+  }
+  for (int t : dispatched) {
+    a.wait_until("S1", {sched.read_future(t), sched.update_run()},
+                 [&sched, t] { return sched.task(t).future != Future::kPending; });
+    if (sched.running().erase(t) != 0) {
+      w.journal.append_task_run_state();
+      World::note(a, [&] {
+        return "task run " + w.task_cfg(t).name +
+               " is done: removed from RUN, final state journaled";
+      });
+    } else {
+      World::note(a,
+                  [&] { return "task run " + w.task_cfg(t).name + " is done (no longer in RUN)"; });
+    }
+  }
+}
+
+void kill_task_run(Actor& a, World& w, int t) {
+  TaskRunScheduler& sched = w.scheduler;
+  a.wait_until("K",
+               {sched.update_run(), sched.update_future(t), sched.update_runctx(t),
+                sched.update_progress(t)},
+               [&sched, t] {
+                 return sched.running().count(t) != 0 || sched.task(t).future != Future::kPending;
+               });
+  TaskRun& tr = sched.task(t);
+  if (tr.future != Future::kPending) {
+    World::note(
+        a, [&] { return "kill task run " + w.task_cfg(t).name + ": already finished, nothing"; });
+    return;
+  }
+  tr.killed = true;
+  tr.future = Future::kKilled;
+  sched.running().erase(t);
+  if (!tr.session.empty()) w.owners.at(tr.session).live = false;
+  World::note(a, [&] {
+    return "kill task run " + w.task_cfg(t).name +
+           " (KILL or timeout): FAILED, future completed exceptionally, runCtx " +
+           (tr.session.empty() ? std::string("(null)") : tr.session) +
+           " killed, removed from RUN; its executor may still be running";
+  });
+}
+
+}  // namespace interleave::model

@@ -1,0 +1,202 @@
+// TemporaryTableCleaner (fe-core server/TemporaryTableCleaner): the leader's fixed-delay daemon.
+// A pass: C1 startTime := now (the leader's clock); C2 listSessions(temporary_table_only) of every
+// FE, each answering ids(CS_f) ∩ keys(TTM_f) (a failed RPC aborts the pass, or with the
+// ignore_frontend policy skips that FE); C3 (the proposed fix, PR 79339) the runCtx sessions of
+// the TaskRuns in PEND/RUN/SYNC, after or before C1 as the policy says; C4 the snapshot of TTM_L's
+// sessions and createTimes; then, for each session not alive and (with the guard) older than the
+// pass, MetadataMgr.cleanTemporaryTables: D1..D4 (metadata_mgr.cpp). After its ordinary passes,
+// with `sweep`, it waits for every owner to end and runs one more pass, whose RPCs all answer.
+// Promises: C3 reads each map in one step and each run's runCtx in its own step (a weakly
+// consistent iteration); C4's goals observe owners only through progress(t) and CS_f[c].
+#include "model/starrocks/actors.hpp"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace interleave::model {
+
+namespace {
+
+// C3: adds the runCtx sessions of the runs in the maps the policy names to `alive`.
+void c3_task_runs(Actor& a, World& w, std::set<std::string>& alive) {
+  const Liveness& l = w.cfg.policy.liveness;
+  struct Source {
+    bool on;
+    TaskRunMap map;
+    const char* name;
+  };
+  const Source sources[] = {{l.pending_task_runs, TaskRunMap::kPending, "PEND"},
+                            {l.async_task_runs, TaskRunMap::kRunning, "RUN"},
+                            {l.sync_task_runs, TaskRunMap::kSync, "SYNC"}};
+  for (const Source& src : sources) {
+    if (!src.on) continue;
+    a.step("C3", {w.scheduler.read_map(src.map)});
+    const std::vector<int> runs = w.scheduler.runs_in(src.map);
+    World::note(a, [&] {
+      std::string s = std::string("task runs in ") + src.name + ": [";
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        s += (i ? ", " : "") + w.task_cfg(runs[i]).name;
+      return s + "]";
+    });
+    for (int t : runs) {
+      a.step("C3", {w.scheduler.read_runctx(t), w.scheduler.read_progress(t)});
+      const std::string& s = w.scheduler.task(t).session;
+      if (s.empty()) {
+        World::note(
+            a, [&] { return "runCtx of " + w.task_cfg(t).name + " is null: no session added"; });
+        continue;
+      }
+      alive.insert(s);
+      const Owner& o = w.owners.at(s);
+      if (o.live && o.staged && !o.finalized) a.cover(goal::kTaskRunSeenByC3);
+      World::note(a, [&] {
+        return "alive session " + s + " of task run " + w.task_cfg(t).name + " (from " + src.name +
+               ")";
+      });
+    }
+  }
+}
+
+// C2 on every FE: adds the sessions each answers to `alive`. False when the pass aborts.
+bool c2_list_sessions(Actor& a, World& w, bool sweep, std::set<std::string>& alive) {
+  const Policy& pol = w.cfg.policy;
+  for (int f = 0; f < w.cfg.cluster.frontends; ++f) {
+    // listSessions(f) reads CS_f (the rows of the clients of f, the only sessions it can hold)
+    // and, for each of its sessions, whether TTM_f has it; on a follower also whether TTM_L has
+    // it (a coverage goal).
+    Op c2("C2", {});
+    if (f != 0) add(c2, w.ttm.read_replayed(f));
+    for (std::size_t c = 0; c < w.cfg.actors.clients.size(); ++c)
+      if (w.client_cfg(static_cast<int>(c)).frontend == f) {
+        add(c2, w.cs.read_registration(static_cast<int>(c)));
+        add(c2, w.ttm.read_row(w.client_cfg(static_cast<int>(c)).name));
+      }
+    a.step(c2);
+    const auto& unreachable = w.cfg.cluster.unreachable_frontends;
+    const bool may_fail =
+        !sweep && std::find(unreachable.begin(), unreachable.end(), f) != unreachable.end();
+    if (may_fail && a.choose(2) == 1) {
+      a.cover(goal::kListSessionsFailed);
+      if (pol.failed_list_sessions == FailedListSessions::kAbortPass) {
+        World::note(a, [&] {
+          return "listSessions return error from " + frontend_name(f) +
+                 ", skip clean temporary tables";
+        });
+        return false;
+      }
+      World::note(a, [&] {
+        return "listSessions return error from " + frontend_name(f) +
+               ", its sessions are ignored (the pass goes on)";
+      });
+      continue;
+    }
+    std::vector<std::string> answer;
+    for (const std::string& s : w.cs.sessions(f)) {
+      const bool tracked = f == 0 ? w.ttm.contains(s) : w.ttm.replayed_contains(f, s);
+      if (tracked) {
+        answer.push_back(s);
+        alive.insert(s);
+      } else if (f != 0 && w.ttm.contains(s)) {
+        a.cover(goal::kFollowerOmittedSession);
+      }
+    }
+    World::note(a, [&] {
+      std::string s = "listSessions(temporary_table_only) on " + frontend_name(f) + ": [";
+      for (std::size_t i = 0; i < answer.size(); ++i)
+        s += (i ? ", " : "") + answer[i];
+      return s + "]";
+    });
+  }
+  return true;
+}
+
+void pass(Actor& a, World& w, int pass, bool sweep) {
+  const Policy& pol = w.cfg.policy;
+  const std::string pass_name = sweep ? "sweep pass" : "pass " + std::to_string(pass);
+  Tick start = 0;
+  std::size_t start_step = 0;
+  std::set<std::string> alive;
+
+  if (pol.has_task_liveness() && pol.task_run_snapshot == TaskRunSnapshot::kBeforeStartTime)
+    c3_task_runs(a, w, alive);
+  a.step("C1", {w.clocks.update_clock(0)});
+  start = w.clocks.tick(0);
+  start_step = w.now_step();
+  if (sweep) w.sweep_start = start_step;
+  World::note(a, [&] {
+    return "TemporaryTableCleaner " + pass_name + " starts: startTime = " + std::to_string(start);
+  });
+  if (pol.liveness.client_sessions && !c2_list_sessions(a, w, sweep, alive)) return;
+  if (pol.has_task_liveness() && pol.task_run_snapshot == TaskRunSnapshot::kAfterStartTime)
+    c3_task_runs(a, w, alive);
+
+  // The snapshot reads TTM_L's keys and their createTimes (fixed when a key is added). The
+  // coverage goals below also observe the owners of the snapshotted sessions. A snapshotted
+  // session's E2a came before (TTM_L.keys), hence its owner's E1, E2 and U2; what can still
+  // change is a run's E6 or K (progress(t); E7 and a retry's E1 follow E6) and a client's U4a
+  // (CS_f).
+  Op c4("C4", {});
+  w.ttm.add_snapshot_reads(c4);
+  w.scheduler.add_every_progress_read(c4);
+  w.cs.add_every_registration_read(c4);
+  a.step(c4);
+  const std::vector<std::pair<std::string, Tick>> snapshot = w.ttm.snapshot();
+  World::note(a, [&] {
+    std::string s = "TemporaryTableMgr sessions: [";
+    for (std::size_t i = 0; i < snapshot.size(); ++i)
+      s += (i ? ", " : "") + snapshot[i].first + " (createTime " +
+           std::to_string(snapshot[i].second) + ")";
+    return s + "]";
+  });
+  std::vector<std::string> dead;
+  for (const auto& [s, create_time] : snapshot) {
+    const Owner& o = w.owners.at(s);
+    const bool old_enough = create_time < start;
+    const bool is_alive = alive.count(s) != 0;
+    if (o.kind == Owner::Kind::kTaskRun && o.live && o.staged && !o.finalized && old_enough) {
+      a.cover(goal::kTaskSessionCandidate);
+      if (is_alive) a.cover(goal::kTaskSessionSpared);
+    }
+    if (o.kind == Owner::Kind::kClient && o.live && old_enough) {
+      a.cover(goal::kClientSessionCandidate);
+      if (is_alive) a.cover(goal::kClientSessionSpared);
+    }
+    if (is_alive) continue;
+    if (pol.create_time_guard && !old_enough) {
+      a.cover(goal::kSparedByCreateTimeGuard);
+      continue;
+    }
+    dead.push_back(s);
+  }
+  for (const std::string& s : dead)
+    clean_temporary_tables(a, w, s, true, start_step, pass);
+  if (sweep) {
+    w.sweep_completed = true;
+    a.cover(goal::kSweepPassCompleted);
+  }
+}
+
+}  // namespace
+
+void temporary_table_cleaner(Actor& a, World& w) {
+  const CleanerConfig& cc = w.cfg.actors.cleaner;
+  for (int p = 1; p <= cc.passes; ++p)
+    pass(a, w, p, false);
+  if (!cc.sweep) return;
+  // The daemon keeps running: its next pass after every owner has ended is the sweep pass. The
+  // waits are the fixed delay of the daemon (labelled C1: they lead to the sweep pass's C1).
+  for (ActorId c : w.clients)
+    a.join("C1", c);
+  for (ActorId y : w.sync_callers)
+    a.join("C1", y);
+  if (w.dispatcher != kNoActor) {
+    a.join("C1", w.dispatcher);
+    for (const TaskRun& t : w.scheduler.tasks())
+      if (t.executor != kNoActor) a.join("C1", t.executor);
+  }
+  pass(a, w, cc.passes + 1, true);
+}
+
+}  // namespace interleave::model

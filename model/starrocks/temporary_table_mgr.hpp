@@ -1,0 +1,167 @@
+// TTM_L and TTM_f: StarRocks' TemporaryTableMgr (fe-core server/TemporaryTableMgr), session id ->
+// {createTime, tables}, on the leader (TTM_L) and replayed on each follower (TTM_f, its copy built
+// from the journal). TTM_L is declared per session: TTM_L[s] (whether s has an entry, and its
+// createTime) and TTM_L[s].tables (the tables of s's entries), so that the operations of
+// different sessions commute as a concurrent map's do; TTM_L.keys stands for every row when C4's
+// reads would not fit an Op. A follower's TTM_f is one object (only its keys are observed).
+// Promises: an entry removed by D4 while a caller still holds it (E2b..E2c) stays readable by
+// index, detached; a row changes only at a step declaring update_row(), the tables only at one
+// declaring update_tables().
+#pragma once
+
+#include "explorer/execution.hpp"
+#include "model/starrocks/accesses.hpp"
+#include "model/starrocks/fe_clocks.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace interleave::model {
+
+/// An entry of TTM_L. One removed by D4 while someone still holds it is `attached == false`.
+struct TtmEntry {
+  Tick create_time = 0;
+  std::size_t created_step = 0;  // true time of its creation (the execution's step index)
+  std::set<int> tables;
+  bool attached = true;
+};
+
+class TemporaryTableMgr {
+ public:
+  // ---- declared objects (registered in the order the world's set-up calls these) ----
+  void declare_session(Execution& ex, const std::string& s) {
+    row_id_.emplace(s, ex.object("TTM_L[" + s + "]"));
+  }
+  void declare_session_tables(Execution& ex, const std::string& s) {
+    tables_id_.emplace(s, ex.object("TTM_L[" + s + "].tables"));
+  }
+  /// Sessions declared so far.
+  std::size_t sessions() const { return row_id_.size(); }
+  /// The key-set fallback: C4 reads TTM_L.keys, which every E2a and D4 writes.
+  void declare_keys(Execution& ex) { keys_id_ = ex.object("TTM_L.keys"); }
+  /// FE `fe`'s manager (FEs in order): the leader's is TTM_L above, a follower's is TTM_f.
+  void declare_frontend(Execution& ex, int fe) {
+    follower_id_.push_back(fe == 0 ? kNoObject : ex.object("TTM_" + frontend_name(fe)));
+    followers_.emplace_back();
+  }
+
+  // ---- accesses ----
+  Access read_row(const std::string& s) const { return read(row_id_.at(s)); }
+  Access update_row(const std::string& s) const { return read_modify_write(row_id_.at(s)); }
+  Access read_tables(const std::string& s) const { return read(tables_id_.at(s)); }
+  Access update_tables(const std::string& s) const { return read_modify_write(tables_id_.at(s)); }
+  /// A key added or removed (E2a, D4): declared on TTM_L.keys when that fallback is in use.
+  void add_key_update(Op& op) const {
+    if (keys_id_ != kNoObject) add(op, read_modify_write(keys_id_));
+  }
+  /// C4's snapshot of the keys and their createTimes: every row, or TTM_L.keys.
+  void add_snapshot_reads(Op& op) const {
+    if (keys_id_ != kNoObject) add(op, read(keys_id_));
+    for (const auto& [session, row] : row_id_)
+      if (keys_id_ == kNoObject) add(op, read(row));
+  }
+  Access read_replayed(int fe) const { return read(follower(fe)); }
+  Access update_replayed(int fe) const { return read_modify_write(follower(fe)); }
+
+  // ---- the leader's entries ----
+  /// The index of s's attached entry, if any.
+  std::optional<std::size_t> find(const std::string& s) const {
+    auto it = index_.find(s);
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool contains(const std::string& s) const { return index_.count(s) != 0; }
+  /// s's attached entry, or nullptr.
+  TtmEntry* get(const std::string& s) {
+    auto it = index_.find(s);
+    return it == index_.end() ? nullptr : &entries_[it->second];
+  }
+  /// An entry by index (attached or not).
+  TtmEntry& entry(std::size_t index) { return entries_[index]; }
+  std::size_t index_of(const TtmEntry& e) const {
+    return static_cast<std::size_t>(&e - entries_.data());
+  }
+  /// computeIfAbsent's insertion (s has no entry): the new entry's index.
+  std::size_t create(const std::string& s, Tick create_time, std::size_t step) {
+    TtmEntry e;
+    e.create_time = create_time;
+    e.created_step = step;
+    entries_.push_back(std::move(e));
+    index_.emplace(s, entries_.size() - 1);
+    return entries_.size() - 1;
+  }
+  /// removeTemporaryTables(s): the removed entry's index (now detached), if s had one.
+  std::optional<std::size_t> remove(const std::string& s) {
+    auto it = index_.find(s);
+    if (it == index_.end()) return std::nullopt;
+    const std::size_t e = it->second;
+    entries_[e].attached = false;
+    index_.erase(it);
+    return e;
+  }
+  /// The sessions and their createTimes, in session order (C4).
+  std::vector<std::pair<std::string, Tick>> snapshot() const {
+    std::vector<std::pair<std::string, Tick>> v;
+    for (const auto& [s, e] : index_)
+      v.emplace_back(s, entries_[e].create_time);
+    return v;
+  }
+
+  // ---- a follower's replayed copy ----
+  bool replayed_contains(int fe, const std::string& s) const {
+    return followers_[static_cast<std::size_t>(fe)].count(s) != 0;
+  }
+  /// Replays a CreateTableInfo of session s's `table` on follower `fe`: a new entry's createTime
+  /// is that FE's clock, advanced.
+  void replay_create(int fe, const std::string& s, int table, FeClocks& clocks) {
+    auto [it, fresh] = followers_[static_cast<std::size_t>(fe)].try_emplace(s);
+    if (fresh) it->second.create_time = clocks.tick(fe);
+    it->second.tables.insert(table);
+  }
+  /// Replays a DropInfo: the table leaves the entry (the entry stays).
+  void replay_drop(int fe, const std::string& s, int table) {
+    auto& f = followers_[static_cast<std::size_t>(fe)];
+    auto it = f.find(s);
+    if (it != f.end()) it->second.tables.erase(table);
+  }
+
+  /// The state dump's "TTM_L" and "TTM_<follower>" entries.
+  void dump(nlohmann::json& j) const {
+    nlohmann::json ttm = nlohmann::json::object();
+    for (const auto& [s, e] : index_)
+      ttm[s] = {{"createTime", entries_[e].create_time},
+                {"tables", std::vector<int>(entries_[e].tables.begin(), entries_[e].tables.end())}};
+    j["TTM_L"] = ttm;
+    for (std::size_t f = 1; f < followers_.size(); ++f) {
+      nlohmann::json tf = nlohmann::json::object();
+      for (const auto& [s, e] : followers_[f])
+        tf[s] = {{"createTime", e.create_time},
+                 {"tables", std::vector<int>(e.tables.begin(), e.tables.end())}};
+      j["TTM_" + frontend_name(static_cast<int>(f))] = tf;
+    }
+  }
+
+ private:
+  struct FollowerEntry {
+    Tick create_time = 0;
+    std::set<int> tables;
+  };
+  ObjectId follower(int fe) const { return follower_id_[static_cast<std::size_t>(fe)]; }
+
+  std::map<std::string, ObjectId> row_id_;     // TTM_L[s]: the entry of session s (or none)
+  std::map<std::string, ObjectId> tables_id_;  // TTM_L[s].tables: the tables of s's entries
+  ObjectId keys_id_ = kNoObject;               // TTM_L.keys, only when C4 cannot read every row
+  std::vector<ObjectId> follower_id_;          // TTM_f per FE (kNoObject for the leader)
+  std::map<std::string, std::size_t> index_;   // TTM_L: session -> its attached entry
+  std::vector<TtmEntry> entries_;              // every entry ever made (removed ones detached)
+  std::vector<std::map<std::string, FollowerEntry>> followers_;  // TTM_f (index 0 unused)
+};
+
+}  // namespace interleave::model

@@ -1,0 +1,145 @@
+// The world's set-up: the shared objects registered in a fixed order, the actors spawned as the
+// plan says, the end-of-execution checks and the state dump. The order of registration and of
+// spawning fixes object and actor ids, hence DPOR's exploration order and the minimised
+// counterexamples: change it only knowing that.
+#include "model/starrocks/world.hpp"
+
+#include "model/starrocks/actors.hpp"
+#include "model/starrocks/program.hpp"
+
+#include <memory>
+
+namespace interleave::model {
+
+World::World(Execution& e, const WorldConfig& c, const SpawnPlan& p) : ex(e), cfg(c), plan(p) {
+  const int fes = cfg.cluster.frontends;
+  // The objects are fine-grained so that DPOR's dependency relation is precise (docs/model.md,
+  // "Declared objects"): one CAT object per table and one TTM_L row per session, each known
+  // from the config and registered here.
+  for (const TaskRunConfig& tc : cfg.actors.task_runs)
+    for (int attempt = 1; attempt <= 1 + tc.retries; ++attempt) {
+      const std::string session = task_run_session(tc.name, attempt);
+      ttm.declare_session(ex, session);
+      ttm.declare_session_tables(ex, session);
+      cat.declare_staging_table(ex, session);
+    }
+  std::size_t snapshot_reads = cfg.actors.task_runs.size();  // C4: progress(t) of every run
+  for (const ClientConfig& cc : cfg.actors.clients) {
+    ttm.declare_session(ex, cc.name);
+    ++snapshot_reads;  // C4: CS_f[c]
+    cs.declare_client(ex, cc);
+    ttm.declare_session_tables(ex, cc.name);
+    for (int k = 1; k <= cc.temp_tables; ++k)
+      cat.declare_client_table(ex, cc.name, client_table_name(cc.name, k));
+  }
+  journal.declare(ex, cfg);
+  // C4 reads every session's row when they fit in one step's accesses; otherwise the key set
+  // TTM_L.keys, written by every E2a and D4, stands for them (coarser, as sound).
+  snapshot_reads += ttm.sessions();
+  if (snapshot_reads > Op::kMaxAccesses) ttm.declare_keys(ex);
+  for (int f = 0; f < fes; ++f) {
+    ttm.declare_frontend(ex, f);
+    auto it = cfg.cluster.clock_offsets.find(f);
+    clocks.declare(ex, f, it == cfg.cluster.clock_offsets.end() ? 0 : it->second);
+  }
+  cs.declare_frontends(fes);
+  scheduler.declare(ex, cfg.actors.task_runs);
+  sch.declare(ex, cfg.cluster.compute_nodes, cat.keys());
+}
+
+std::string World::owner_text(const std::string& session) const {
+  const Owner& o = owners.at(session);
+  if (o.kind == Owner::Kind::kTaskRun)
+    return "TaskRun " + task_cfg(o.index).name + " (attempt " + std::to_string(o.attempt) + ")";
+  const ClientConfig& c = client_cfg(o.index);
+  return "client session " + c.name + " on " + frontend_name(c.frontend);
+}
+
+std::string World::table_text(int table) const {
+  const TableInfo& t = cat.info(table);
+  return "temporary table " + t.name + " (id " + std::to_string(t.id) + ") of session " +
+         t.session + ", owner " + owner_text(t.session);
+}
+
+void World::observe_owner(Op& op, const std::string& session) const {
+  const Owner& o = owners.at(session);
+  if (o.kind == Owner::Kind::kTaskRun) {
+    add(op, scheduler.read_future(o.index));
+    add(op, scheduler.read_runctx(o.index));
+  } else {
+    add(op, cs.read_registration(o.index));
+  }
+}
+
+void World::setup() {
+  // Async task runs were submitted before the scenario starts: they wait in PEND.
+  for (std::size_t t = 0; t < cfg.actors.task_runs.size(); ++t)
+    if (!cfg.actors.task_runs[t].sync) scheduler.pending().push_back(static_cast<int>(t));
+
+  for (const PlannedActor& p : plan.top_level()) {
+    const int i = p.index;
+    switch (p.kind) {
+      case ActorKind::kClientSession:
+        clients.push_back(ex.spawn(p.name, [this, i](Actor& a) { client_session(a, *this, i); }));
+        break;
+      case ActorKind::kJournalReplayer:
+        ex.spawn(p.name, [this, i](Actor& a) { journal_replayer(a, *this, i); });
+        break;
+      case ActorKind::kSyncSubmit:
+        sync_callers.push_back(ex.spawn(p.name, [this, i](Actor& a) { sync_submit(a, *this, i); }));
+        break;
+      case ActorKind::kKillTaskRun:
+        ex.spawn(p.name, [this, i](Actor& a) { kill_task_run(a, *this, i); });
+        break;
+      case ActorKind::kTaskRunScheduler:
+        dispatcher = ex.spawn(p.name, [this](Actor& a) { task_run_scheduler(a, *this); });
+        break;
+      case ActorKind::kTemporaryTableCleaner:
+        ex.spawn(p.name, [this](Actor& a) { temporary_table_cleaner(a, *this); });
+        break;
+    }
+  }
+
+  properties.install(ex, {{&inv::kTempTableLeak, [this]() -> Check {
+                             if (!sweep_completed) return std::nullopt;
+                             for (int id : cat.present())
+                               return table_text(id) +
+                                      " is still in CAT after the sweep pass (C1 at step " +
+                                      std::to_string(sweep_start) +
+                                      ", after every owner had ended): no cleaner will ever "
+                                      "drop it";
+                             return std::nullopt;
+                           }}});
+  ex.state_dump([this]() {
+    nlohmann::json j;
+    nlohmann::json tables = nlohmann::json::array();
+    for (int id : cat.present())
+      tables.push_back(
+          {{"id", id}, {"name", cat.info(id).name}, {"session", cat.info(id).session}});
+    j["CAT"] = tables;
+    ttm.dump(j);
+    cs.dump(j);
+    scheduler.dump(j, cfg.actors.task_runs);
+    j["J"] = journal.entries().size();
+    return j;
+  });
+}
+
+Program make_program(const WorldConfig& config) {
+  struct Prepared {
+    explicit Prepared(const WorldConfig& c) : cfg(c), plan(c) {}
+    WorldConfig cfg;
+    SpawnPlan plan;
+  };
+  auto prepared = std::make_shared<const Prepared>(config);
+  return [prepared](Execution& ex) {
+    World& w = ex.make<World>(ex, prepared->cfg, prepared->plan);
+    w.setup();
+  };
+}
+
+ModelInstance make_instance(const WorldConfig& config) {
+  return ModelInstance{make_program(config), invariant_names(), coverage_goal_names()};
+}
+
+}  // namespace interleave::model

@@ -1,0 +1,87 @@
+// One execution's StarRocks world: the components (each owning its shared objects and their
+// values), the ghost bookkeeping of owners, the property reporting, and the actors' handles. The
+// actors (one file each: temporary_table_cleaner, task_run_scheduler, task_run, tablet_sink,
+// client_session, journal_replayer) and the leader's temporary-table operations they share
+// (metadata_mgr) work on it.
+// invariant: every value below is touched by a step only if that step declares an access to the
+// object holding it (the ghost bookkeeping of owners is observed through declared reads).
+#pragma once
+
+#include "explorer/execution.hpp"
+#include "model/starrocks/accesses.hpp"
+#include "model/starrocks/catalog.hpp"
+#include "model/starrocks/config.hpp"
+#include "model/starrocks/connect_scheduler.hpp"
+#include "model/starrocks/edit_log.hpp"
+#include "model/starrocks/fe_clocks.hpp"
+#include "model/starrocks/owners.hpp"
+#include "model/starrocks/properties.hpp"
+#include "model/starrocks/schema_cache.hpp"
+#include "model/starrocks/spawn_plan.hpp"
+#include "model/starrocks/task_run_scheduler.hpp"
+#include "model/starrocks/temporary_table_mgr.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace interleave::model {
+
+inline constexpr long long kFirstTxnId = 12920;  // the seed's txn id
+
+struct World {
+  /// Registers the shared objects, in a fixed order (world.cpp).
+  World(Execution& ex, const WorldConfig& cfg, const SpawnPlan& plan);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  /// Spawns the top-level actors of the plan and registers the end-of-execution checks and the
+  /// state dump.
+  void setup();
+
+  // ---- helpers of the actors ----
+  /// The index of the current step (the one being executed).
+  std::size_t now_step() const { return ex.step_count() == 0 ? 0 : ex.step_count() - 1; }
+  /// A description of the current step, built only when a trace is recorded.
+  template <class F>
+  static void note(Actor& a, F&& text) {
+    if (a.tracing()) a.note(text());
+  }
+  const TaskRunConfig& task_cfg(int t) const {
+    return cfg.actors.task_runs[static_cast<std::size_t>(t)];
+  }
+  const ClientConfig& client_cfg(int c) const {
+    return cfg.actors.clients[static_cast<std::size_t>(c)];
+  }
+  std::string owner_text(const std::string& session) const;
+  std::string table_text(int table) const;
+  /// The accesses by which a property observes the liveness of `session`'s owner: future(t) and
+  /// runCtx(t) of a run, CS_f[c] of a client.
+  void observe_owner(Op& op, const std::string& session) const;
+
+  Execution& ex;
+  const WorldConfig& cfg;
+  const SpawnPlan& plan;
+
+  // ---- the components ----
+  Catalog cat;                 // CAT
+  TemporaryTableMgr ttm;       // TTM_L, TTM_f
+  ConnectScheduler cs;         // CS_f
+  TaskRunScheduler scheduler;  // PEND, RUN, SYNC, runCtx, progress, future, coord
+  EditLog journal;             // J[f]
+  SchemaCaches sch;            // SCH_cn
+  FeClocks clocks;             // clock_fe
+  /// The leader's transaction ids (not declared: only descriptions show them, docs/model.md
+  /// "Limits").
+  long long next_txn = kFirstTxnId;
+
+  // ---- ghost bookkeeping ----
+  Owners owners;
+  Properties properties;
+  std::vector<ActorId> clients, sync_callers;  // the actors the sweep pass joins
+  ActorId dispatcher = kNoActor;
+  bool sweep_completed = false;
+  std::size_t sweep_start = 0;
+};
+
+}  // namespace interleave::model
