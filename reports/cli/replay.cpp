@@ -83,8 +83,8 @@ CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
       "            3 the replay diverges from the schedule or the schedule ends first,\n"
       "            2 bad input (e.g. a malformed or edited trace), 4 internal error.\n\n"
       "Examples:\n"
-      "  interleave replay out/seed-starrocks-4.1.1.temp-table-lost.trace.json\n"
-      "  interleave replay out/seed.temp-table-lost.trace.json --scenario scenarios/pr-79339.json");
+      "  interleave replay out/NAME.PROPERTY.trace.json\n"
+      "  interleave replay out/NAME.PROPERTY.trace.json --scenario changed-scenario.json");
   return c;
 }
 
