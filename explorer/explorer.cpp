@@ -20,43 +20,6 @@ std::string_view to_string(Verdict v) {
   return "unknown";
 }
 
-nlohmann::json to_json(const TraceStep& s) {
-  nlohmann::json acc = nlohmann::json::array();
-  for (const auto& a : s.accesses)
-    acc.push_back({{"object", a.object}, {"access", to_string(a.kind)}});
-  return {{"index", s.index},
-          {"actor", s.actor},
-          {"label", s.label},
-          {"accesses", acc},
-          {"what", s.what}};
-}
-
-nlohmann::json to_json(const Counterexample& c) {
-  nlohmann::json steps = nlohmann::json::array();
-  for (const auto& s : c.steps)
-    steps.push_back(to_json(s));
-  return {{"invariant", c.invariant},
-          {"message", c.message},
-          {"step", c.step},
-          {"actor", c.actor},
-          {"preemptions", c.preemptions},
-          {"schedule", to_json(c.schedule)},
-          {"steps", steps},
-          {"state", c.state}};
-}
-
-nlohmann::json to_json(const ExplorationResult& r, bool with_timing) {
-  nlohmann::json cex = nlohmann::json::array();
-  for (const auto& c : r.counterexamples)
-    cex.push_back(to_json(c));
-  return {{"verdict", to_string(r.verdict)},
-          {"strategy", r.strategy},
-          {"detail", r.detail},
-          {"counterexamples", cex},
-          {"covered", r.covered},
-          {"stats", to_json(r.stats, with_timing)}};
-}
-
 Explorer::Explorer(Program program, ExploreOptions options)
     : program_(std::move(program)),
       options_(std::move(options)),

@@ -61,9 +61,6 @@ struct Counterexample {
   nlohmann::json state;  ///< the program's state dump at the violation (null if none)
 };
 
-nlohmann::json to_json(const TraceStep& s);
-nlohmann::json to_json(const Counterexample& c);
-
 /// The result of a strict replay with readable steps.
 struct ReplayReport {
   Outcome outcome = Outcome::kCompleted;
@@ -89,9 +86,6 @@ struct ExplorationResult {
   std::map<std::string, std::uint64_t> covered;
   Stats stats;
 };
-
-/// with_timing = false leaves out wall time (byte-identical output for identical runs).
-nlohmann::json to_json(const ExplorationResult& r, bool with_timing);
 
 struct ExploreOptions {
   std::size_t max_steps = 10'000;       ///< steps per execution; more cuts it (verdict incomplete)

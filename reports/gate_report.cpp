@@ -97,15 +97,6 @@ std::string md_cell(std::string_view raw) {
   return raw.empty() ? std::string("-") : md(raw);
 }
 
-std::string accesses_text(const TraceStep& step) {
-  std::string s;
-  for (const TraceAccess& a : step.accesses) {
-    if (!s.empty()) s += ", ";
-    s += std::string(to_string(a.kind)) + " " + a.object;
-  }
-  return s;
-}
-
 void step_table(std::string& out, const Counterexample& c) {
   const std::optional<std::size_t> violating = violating_position(c);
   out += "| step | actor | label | accesses | what happened |\n";
@@ -114,8 +105,8 @@ void step_table(std::string& out, const Counterexample& c) {
     const TraceStep& step = c.steps[s];
     const std::string index = std::to_string(step.index);
     out += "| " + (violating == s ? "**=> " + index + "**" : index) + " | " + md_cell(step.actor) +
-           " | " + md_cell(step.label) + " | " + md_cell(accesses_text(step)) + " | " +
-           md_cell(step.what) + " |\n";
+           " | " + md_cell(step.label) + " | " +
+           md_cell(describe_accesses(step, Wording::kReport)) + " | " + md_cell(step.what) + " |\n";
   }
 }
 
@@ -215,7 +206,7 @@ std::string render_markdown_report(const GateReport& report) {
       }
       const Counterexample& cx = c.traces[i].counterexample;
       out += "\n### " + md_cell(c.scenario) + ": " + md_cell(cx.invariant) + "\n\n";
-      out += "**Violation:** " + md(violation_summary(cx)) + "\n\n";
+      out += "**Violation:** " + md(describe_violation(cx, Wording::kReport)) + "\n\n";
       if (i < c.counterexample_paths.size())
         out += "Counterexample file: " + md(c.counterexample_paths[i]) + "\n\n";
       out += "```mermaid\n" + render_mermaid(c.traces[i]) + "```\n\n";

@@ -81,11 +81,7 @@ std::string dot_lines(std::string_view raw, std::size_t width) {
 }
 
 std::string accesses_text(const TraceStep& step) {
-  std::string s;
-  for (const TraceAccess& a : step.accesses) {
-    if (!s.empty()) s += ", ";
-    s += std::string(to_string(a.kind)) + " " + a.object;
-  }
+  const std::string s = describe_accesses(step, Wording::kReport);
   return s.empty() ? std::string("no declared access") : s;
 }
 
@@ -100,7 +96,7 @@ std::string render_dot(const TraceDocument& doc) {
   Graph g(n + (violating ? 0 : 1));  // vertex s is step s; vertex n the violation, if after them
   boost::get_property(g, boost::graph_name) = "happens_before";
   Attributes& graph_attributes = boost::get_property(g, boost::graph_graph_attribute);
-  graph_attributes["label"] = dot_lines(violation_summary(c), 80);
+  graph_attributes["label"] = dot_lines(describe_violation(c, Wording::kReport), 80);
   graph_attributes["labelloc"] = "t";
   graph_attributes["rankdir"] = "TB";
   boost::get_property(g, boost::graph_vertex_attribute) = {{"shape", "box"},
@@ -123,7 +119,7 @@ std::string render_dot(const TraceDocument& doc) {
     boost::add_vertex(s, *cluster_of.at(step.actor));
     Attributes a{
         {"label", dot_text(std::to_string(step.index) + ": " + step.actor) + "\\n" +
-                      dot_text(step.label.empty() ? std::string("(unlabelled)") : step.label)},
+                      dot_text(step_label(step))},
         {"tooltip", dot_text(accesses_text(step) + (step.what.empty() ? "" : "\n" + step.what),
                              DotField::kTooltip)},
         {"fillcolor", kPalette[actor % kPalette.size()]}};

@@ -76,8 +76,7 @@ std::string mermaid_text(std::string_view raw) {
 }
 
 std::string step_text(const TraceStep& step) {
-  std::string t = mermaid_text(std::to_string(step.index) + " " +
-                               (step.label.empty() ? std::string("(unlabelled)") : step.label));
+  std::string t = mermaid_text(std::to_string(step.index) + " " + step_label(step));
   if (!step.what.empty()) t += "<br/>" + mermaid_text(step.what);
   return t;
 }
@@ -109,8 +108,8 @@ std::string render_mermaid(const TraceDocument& doc) {
   for (const std::string& a : actors)
     out += "    participant " + alias.at(a) + " as " + mermaid_text(a) + "\n";
   auto violation_note = [&] {
-    return "    Note over " + all + ": " + mermaid_text("violation: " + violation_summary(c)) +
-           "\n";
+    return "    Note over " + all + ": " +
+           mermaid_text("violation: " + describe_violation(c, Wording::kReport)) + "\n";
   };
   for (std::size_t s = 0; s < c.steps.size(); ++s) {
     const TraceStep& step = c.steps[s];

@@ -28,10 +28,6 @@ void rtrim(std::string& s) {
     s.pop_back();
 }
 
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 }  // namespace
 
 std::string render_text(const TraceDocument& doc) {
@@ -54,9 +50,7 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
     width[i] = text::display_width(text::printable(actors[i]));  // names are never cut
   for (std::size_t s = 0; s < c.steps.size(); ++s) {
     const TraceStep& step = c.steps[s];
-    std::string cell = step.label.empty() ? "(unlabelled)" : step.label;
-    if (!step.what.empty()) cell += ": " + step.what;
-    cells[s] = text::wrap(text::printable(cell), max_width);
+    cells[s] = text::wrap(text::printable(describe_step(step, Wording::kReport)), max_width);
     std::size_t& w = width[column_of.at(step.actor)];
     for (const std::string& line : cells[s])
       w = std::max(w, text::display_width(line));
@@ -72,10 +66,7 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
     out += '\n';
   };
 
-  emit(text::printable("Counterexample: " + c.invariant + " (" +
-                       plural(c.steps.size(), "step", "steps") + ", " +
-                       plural(actors.size(), "actor", "actors") + ", " +
-                       plural(c.preemptions, "preemption", "preemptions") + ")"));
+  emit(text::printable(counterexample_headline(c)));
   if (!doc.scenario_file.empty()) emit(text::printable("Scenario: " + doc.scenario_file));
   if (!doc.strategy.empty()) emit(text::printable("Strategy: " + doc.strategy));
   emit("");
@@ -104,7 +95,8 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
     }
   }
   emit("");
-  emit(text::printable("Violation: " + violation_summary(c), /*keep_newlines=*/true));
+  emit(text::printable("Violation: " + describe_violation(c, Wording::kReport),
+                       /*keep_newlines=*/true));
   if (!c.state.is_null()) {
     emit("");
     emit("State at the violation:");

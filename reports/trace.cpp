@@ -1,5 +1,6 @@
-// The counterexample trace document: JSON form, and a strict reader that says where a document is
-// wrong (malformed, truncated, wrong version, or inconsistent with itself or its scenario).
+// The one JSON shape of a counterexample and the trace document around it, with strict readers
+// that say where a document is wrong (malformed, truncated, wrong version, or inconsistent with
+// itself or its scenario).
 #include "reports/trace.hpp"
 
 #include "explorer/json_reader.hpp"
@@ -7,6 +8,46 @@
 
 #include <cstdio>
 #include <limits>
+
+namespace interleave {
+
+nlohmann::json to_json(const TraceStep& s) {
+  nlohmann::json acc = nlohmann::json::array();
+  for (const auto& a : s.accesses)
+    acc.push_back({{"object", a.object}, {"access", to_string(a.kind)}});
+  return {{"index", s.index},
+          {"actor", s.actor},
+          {"label", s.label},
+          {"accesses", acc},
+          {"what", s.what}};
+}
+
+nlohmann::json to_json(const Counterexample& c) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : c.steps)
+    steps.push_back(to_json(s));
+  return {
+      {"violation",
+       {{"invariant", c.invariant}, {"message", c.message}, {"step", c.step}, {"actor", c.actor}}},
+      {"preemptions", c.preemptions},
+      {"schedule", to_json(c.schedule)},
+      {"steps", steps},
+      {"state", c.state}};
+}
+
+nlohmann::json to_json(const ExplorationResult& r, bool with_timing) {
+  nlohmann::json cex = nlohmann::json::array();
+  for (const auto& c : r.counterexamples)
+    cex.push_back(to_json(c));
+  return {{"verdict", to_string(r.verdict)},
+          {"strategy", r.strategy},
+          {"detail", r.detail},
+          {"counterexamples", cex},
+          {"covered", r.covered},
+          {"stats", to_json(r.stats, with_timing)}};
+}
+
+}  // namespace interleave
 
 namespace interleave::reports {
 
@@ -95,27 +136,76 @@ std::string scenario_hash(const nlohmann::json& scenario) {
   return buf;
 }
 
+const std::vector<std::string>& counterexample_keys() {
+  static const std::vector<std::string> keys{"violation", "preemptions", "schedule", "steps",
+                                             "state"};
+  return keys;
+}
+
+Counterexample counterexample_from_json(const JsonReader& r) {
+  Counterexample c;
+  const JsonReader violation = r.at("violation");
+  violation.expect_keys({"invariant", "message", "step", "actor"});
+  c.invariant = violation.at("invariant").as_string();
+  if (c.invariant.empty()) violation.at("invariant").fail("empty invariant name");
+  c.message = violation.at("message").as_string();
+  c.step = violation.at("step").as_uint(0, kMaxCount);
+  c.actor = violation.at("actor").as_string();
+  c.preemptions = r.at("preemptions").as_uint(0, kMaxCount);
+  const JsonReader schedule = r.at("schedule");
+  c.schedule = schedule_from(schedule);
+  const JsonReader steps = r.at("steps");
+  const std::vector<JsonReader> items = steps.items();
+  for (std::size_t i = 0; i < items.size(); ++i)
+    c.steps.push_back(step_from_json(items[i], i));
+  c.state = r.at("state").json();
+
+  // Consistency: the readable steps are the steps the schedule runs, in order.
+  std::size_t actor_entries = 0;
+  for (std::size_t i = 0; i < c.schedule.steps.size(); ++i) {
+    const ScheduleEntry& e = c.schedule.steps[i];
+    if (e.kind != ScheduleEntry::Kind::kActor) continue;
+    if (actor_entries >= c.steps.size())
+      throw InputError(r.file(), schedule.path() + "/steps/" + std::to_string(i),
+                       "the schedule runs more steps than /steps lists (" +
+                           std::to_string(c.steps.size()) + "): the trace is truncated");
+    if (c.steps[actor_entries].actor != e.actor)
+      throw InputError(r.file(), items[actor_entries].child_path("actor"),
+                       "step " + std::to_string(actor_entries) + " is taken by '" +
+                           c.steps[actor_entries].actor + "' but the schedule (entry " +
+                           std::to_string(i) + ") runs '" + e.actor + "'");
+    ++actor_entries;
+  }
+  if (actor_entries != c.steps.size())
+    steps.fail("lists " + std::to_string(c.steps.size()) + " steps but the schedule runs " +
+               std::to_string(actor_entries) + ": the trace is truncated or was edited");
+  if (c.step > c.steps.size())
+    violation.at("step").fail("step " + std::to_string(c.step) + " does not exist (the trace has " +
+                              std::to_string(c.steps.size()) + " steps)");
+  if (!c.actor.empty()) {
+    if (c.step >= c.steps.size())
+      violation.at("actor").fail("names actor '" + c.actor +
+                                 "' but the violation happened after the last step");
+    if (c.steps[c.step].actor != c.actor)
+      violation.at("actor").fail("names actor '" + c.actor + "' but step " +
+                                 std::to_string(c.step) + " is taken by '" + c.steps[c.step].actor +
+                                 "'");
+  }
+  return c;
+}
+
 nlohmann::json to_json(const TraceDocument& doc) {
-  const Counterexample& c = doc.counterexample;
-  json steps = json::array();
-  for (const auto& s : c.steps)
-    steps.push_back(to_json(s));
-  return json{
-      {"format", kFormat},
-      {"format_version", TraceDocument::kFormatVersion},
-      {"tool_version", doc.tool_version},
-      {"scenario_file", doc.scenario_file},
-      {"scenario_hash", doc.scenario_hash},
-      {"scenario", doc.scenario},
-      {"strategy", doc.strategy},
-      {"options", doc.options},
-      {"violation",
-       {{"invariant", c.invariant}, {"message", c.message}, {"step", c.step}, {"actor", c.actor}}},
-      {"preemptions", c.preemptions},
-      {"schedule", to_json(c.schedule)},
-      {"steps", steps},
-      {"state", c.state},
-      {"stats", stats_to_json(doc.stats)}};
+  json j = to_json(doc.counterexample);
+  j.update(json{{"format", kFormat},
+                {"format_version", TraceDocument::kFormatVersion},
+                {"tool_version", doc.tool_version},
+                {"scenario_file", doc.scenario_file},
+                {"scenario_hash", doc.scenario_hash},
+                {"scenario", doc.scenario},
+                {"strategy", doc.strategy},
+                {"options", doc.options},
+                {"stats", stats_to_json(doc.stats)}});
+  return j;
 }
 
 TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file) {
@@ -141,9 +231,11 @@ TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file) 
   if (v != TraceDocument::kFormatVersion)
     version.fail("unsupported trace format version " + std::to_string(v) + " (this build reads " +
                  std::to_string(TraceDocument::kFormatVersion) + ")");
-  root.expect_keys({"format", "format_version", "tool_version", "scenario_file", "scenario_hash",
-                    "scenario", "strategy", "options", "violation", "preemptions", "schedule",
-                    "steps", "state", "stats"});
+  std::vector<std::string> keys{"format",        "format_version", "tool_version", "scenario_file",
+                                "scenario_hash", "scenario",       "strategy",     "options"};
+  keys.insert(keys.end(), counterexample_keys().begin(), counterexample_keys().end());
+  keys.push_back("stats");
+  root.expect_keys(keys);
 
   TraceDocument doc;
   doc.tool_version = root.at("tool_version").as_string();
@@ -165,60 +257,12 @@ TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file) 
   if (!options.json().is_object())
     options.fail("expected an object, got " + json_type_name(options.json()));
   doc.options = options.json();
-
-  Counterexample& c = doc.counterexample;
-  const JsonReader violation = root.at("violation");
-  violation.expect_keys({"invariant", "message", "step", "actor"});
-  c.invariant = violation.at("invariant").as_string();
-  if (c.invariant.empty()) violation.at("invariant").fail("empty invariant name");
-  c.message = violation.at("message").as_string();
-  c.step = violation.at("step").as_uint(0, kMaxCount);
-  c.actor = violation.at("actor").as_string();
-  c.preemptions = root.at("preemptions").as_uint(0, kMaxCount);
-  const JsonReader schedule = root.at("schedule");
-  c.schedule = schedule_from(schedule);
-  const JsonReader steps = root.at("steps");
-  const std::vector<JsonReader> items = steps.items();
-  for (std::size_t i = 0; i < items.size(); ++i)
-    c.steps.push_back(step_from_json(items[i], i));
-  c.state = root.at("state").json();
+  doc.counterexample = counterexample_from_json(root);
   doc.stats = stats_from_json(root.at("stats"));
-
-  // Consistency: the readable steps are the steps the schedule runs, in order.
-  std::size_t actor_entries = 0;
-  for (std::size_t i = 0; i < c.schedule.steps.size(); ++i) {
-    const ScheduleEntry& e = c.schedule.steps[i];
-    if (e.kind != ScheduleEntry::Kind::kActor) continue;
-    if (actor_entries >= c.steps.size())
-      throw InputError(file, schedule.path() + "/steps/" + std::to_string(i),
-                       "the schedule runs more steps than /steps lists (" +
-                           std::to_string(c.steps.size()) + "): the trace is truncated");
-    if (c.steps[actor_entries].actor != e.actor)
-      throw InputError(file, items[actor_entries].child_path("actor"),
-                       "step " + std::to_string(actor_entries) + " is taken by '" +
-                           c.steps[actor_entries].actor + "' but the schedule (entry " +
-                           std::to_string(i) + ") runs '" + e.actor + "'");
-    ++actor_entries;
-  }
-  if (actor_entries != c.steps.size())
-    steps.fail("lists " + std::to_string(c.steps.size()) + " steps but the schedule runs " +
-               std::to_string(actor_entries) + ": the trace is truncated or was edited");
-  if (c.step > c.steps.size())
-    violation.at("step").fail("step " + std::to_string(c.step) + " does not exist (the trace has " +
-                              std::to_string(c.steps.size()) + " steps)");
-  if (!c.actor.empty()) {
-    if (c.step >= c.steps.size())
-      violation.at("actor").fail("names actor '" + c.actor +
-                                 "' but the violation happened after the last step");
-    if (c.steps[c.step].actor != c.actor)
-      violation.at("actor").fail("names actor '" + c.actor + "' but step " +
-                                 std::to_string(c.step) + " is taken by '" + c.steps[c.step].actor +
-                                 "'");
-  }
-  if (!doc.stats.violations.contains(c.invariant))
+  if (!doc.stats.violations.contains(doc.counterexample.invariant))
     root.at("stats")
         .at("violations")
-        .fail("does not count the violated invariant '" + c.invariant + "'");
+        .fail("does not count the violated invariant '" + doc.counterexample.invariant + "'");
   return doc;
 }
 

@@ -1,17 +1,62 @@
-// The counterexample trace document: what `interleave check` writes when it finds a violation and
-// what `replay` and `show` read. Self-contained: it carries the scenario it came from, so it can
-// be replayed and rendered without anything else. Schema: reports/trace.schema.json.
+// A counterexample as data and as words. This header is the only place that says how a
+// counterexample is written down; every renderer and every command draws from it:
+//
+// - the one JSON shape of a counterexample (to_json(Counterexample), counterexample_from_json):
+//   the trace file holds it at its top level, `check --json` lists it per scenario, and the gate
+//   reads it back from the trace files;
+// - the trace document, what `interleave check` writes when it finds a violation and what `replay`
+//   and `show` read: self-contained, it carries the scenario it came from, so it can be replayed
+//   and rendered without anything else (schema: reports/trace.schema.json, format_version 1);
+// - the sentences that describe a violation and its steps (trace_sentences.cpp), in a report
+//   wording (text timeline, Mermaid, DOT, Markdown) and a console wording (check, replay).
+//
+// The engine (explorer/) keeps its C++ structs (Counterexample, TraceStep, ExplorationResult) and
+// serializes none of them; their to_json overloads are declared here, in the engine's namespace so
+// that argument-dependent lookup finds them.
 #pragma once
 
 #include "explorer/explorer.hpp"
+#include "explorer/json_reader.hpp"
 #include "explorer/stats.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+namespace interleave {
+
+/// The one JSON shape of a counterexample (docs/reports.md, "JSON"):
+///
+///   {"violation": {"invariant": "x == y", "message": "...", "step": 7, "actor": "Auditor"},
+///    "preemptions": 1,
+///    "schedule": {"format_version": 1, "seed": 0, "steps": ["Writer1", "Auditor", ...]},
+///    "steps": [{"index": 0, "actor": "Writer1", "label": "lock",
+///               "accesses": [{"object": "m", "access": "acquire"}], "what": ""}, ...],
+///    "state": {...} or null}
+///
+/// violation.step is the index of the violating step, or the number of steps when the violation
+/// was detected after the last one; violation.actor is "" when no actor's step raised it.
+nlohmann::json to_json(const Counterexample& c);
+/// One element of "steps" above.
+nlohmann::json to_json(const TraceStep& s);
+/// An exploration's result: verdict, strategy, detail, covered, stats, and "counterexamples" in
+/// the shape above. with_timing = false leaves out wall time (byte-identical for identical runs).
+nlohmann::json to_json(const ExplorationResult& r, bool with_timing);
+
+}  // namespace interleave
 
 namespace interleave::reports {
+
+/// The keys of the counterexample shape, for callers that check the keys of an object holding it.
+const std::vector<std::string>& counterexample_keys();
+
+/// Reads the counterexample shape from the object `r` (its other keys are the caller's) and checks
+/// it against itself: the readable steps are the steps the schedule runs, numbered from 0, and the
+/// violation names a step (and the actor of that step) that exists. Throws InputError naming the
+/// file and the JSON path.
+Counterexample counterexample_from_json(const JsonReader& r);
 
 struct TraceDocument {
   static constexpr int kFormatVersion = 1;
@@ -29,11 +74,53 @@ struct TraceDocument {
 /// "fnv1a64:<16 hex digits>" of the scenario's canonical JSON text (keys sorted, no spaces).
 std::string scenario_hash(const nlohmann::json& scenario);
 
+/// The document: the counterexample's keys at the top level, with format, format_version,
+/// tool_version, scenario_file, scenario_hash, scenario, strategy, options and stats.
 nlohmann::json to_json(const TraceDocument& doc);
 /// Reads and validates a trace document. Throws InputError naming `file` and the JSON path for
 /// malformed, truncated or inconsistent documents (e.g. a hash that does not match the scenario).
 TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file);
 /// Reads a trace file (malformed JSON is an InputError too).
 TraceDocument read_trace_file(const std::string& path);
+
+// ---- The sentences (trace_sentences.cpp; docs/reports.md, "Sentences") ----
+
+/// Who reads the words. Both wordings state the same facts; each is pinned by tests and by the
+/// golden counterexamples (tests/golden/), so neither may drift.
+enum class Wording : std::uint8_t {
+  /// Documents (the text timeline, Mermaid, DOT, the gate's Markdown): plain names, step numbers
+  /// as in the timeline's step column.
+  kReport,
+  /// Command output lines (check, replay): quoted names, steps as "#N" like their step lists.
+  kConsole,
+};
+
+/// The violation in one sentence.
+///   kReport:  "x == y violated at step 7 (Auditor): <message>"
+///             "counter == 2 violated after the last step: <message>"
+///   kConsole: "'x == y' violated at step #7 by Auditor: <message>" ("by" only when an actor's
+///             step raised it), "'counter == 2' violated at the end of the execution (after step
+///             #3): <message>"
+///   both:     "... violated before any step: <message>"
+/// Raw text: a renderer escapes it for its format.
+std::string describe_violation(const Counterexample& c, Wording wording);
+
+/// The first line of a counterexample: "Counterexample: x == y (4 steps, 2 actors, 1 preemption)".
+std::string counterexample_headline(const Counterexample& c);
+
+/// A step's label, or "(unlabelled)".
+std::string step_label(const TraceStep& step);
+/// The declared accesses of a step.
+///   kReport:  "read-modify-write CAT, read J" ("" if none)
+///   kConsole: "[CAT read-modify-write, J read]" ("" if none)
+std::string describe_accesses(const TraceStep& step, Wording wording);
+/// What a step did: its notes, or (console) its declared accesses when it noted nothing.
+///   kReport:  "write counter = 1" ("" if the step noted nothing)
+///   kConsole: "write counter = 1", or "[counter write]" when it noted nothing
+std::string describe_what(const TraceStep& step, Wording wording);
+/// A step in a few words.
+///   kReport:  "W: write counter = 1" (the label, then what happened; a timeline's cell)
+///   kConsole: "B W: write counter = 1" (actor, label, what happened or the accesses)
+std::string describe_step(const TraceStep& step, Wording wording);
 
 }  // namespace interleave::reports

@@ -21,16 +21,4 @@ std::optional<std::size_t> violating_position(const Counterexample& c) {
   return std::nullopt;
 }
 
-std::string violation_summary(const Counterexample& c) {
-  std::string s = c.invariant + " violated ";
-  if (auto pos = violating_position(c)) {
-    s += "at step " + std::to_string(c.steps[*pos].index) + " (" + c.steps[*pos].actor + ")";
-  } else if (c.steps.empty()) {
-    s += "before any step";
-  } else {
-    s += "after the last step";
-  }
-  return s + ": " + c.message;
-}
-
 }  // namespace interleave::reports

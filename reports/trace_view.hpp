@@ -1,5 +1,5 @@
 // Read-only views of a counterexample shared by the renderers: actors in order of first
-// appearance, the position of the violating step, and a one-line statement of the violation.
+// appearance and the position of the violating step. (Its words are in reports/trace.hpp.)
 #pragma once
 
 #include "explorer/explorer.hpp"
@@ -18,9 +18,5 @@ std::vector<std::string> actors_in_order(const Counterexample& c);
 /// Position in c.steps of the violating step (the step whose index is c.step), or nullopt when the
 /// violation was detected after the last step (a final check, a deadlock).
 std::optional<std::size_t> violating_position(const Counterexample& c);
-
-/// "<invariant> violated at step 3 (B): <message>" or "<invariant> violated after the last step:
-/// <message>" (raw text: the caller escapes it for its format).
-std::string violation_summary(const Counterexample& c);
 
 }  // namespace interleave::reports

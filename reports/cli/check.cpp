@@ -142,15 +142,16 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   c->footer(
-      "A counterexample is written to DIR/<scenario>.<invariant>.trace.json the moment it is "
-      "found.\nA progress line is shown on stderr when it is a terminal.\n\n"
+      "A counterexample is written to DIR/NAME.PROPERTY.trace.json (the scenario's name, the\n"
+      "violated property) the moment it is found. A progress line is shown on stderr when it is\n"
+      "a terminal.\n\n"
       "Exit codes: 0 every scenario holds, 1 some violation, 3 some incomplete (and none "
       "violated),\n            2 bad input or usage, 4 internal error.\n\n"
       "Examples:\n"
-      "  interleave check scenarios/seed-starrocks-4.1.1.json\n"
+      "  interleave check scenario.json\n"
       "  interleave check scenarios/ --out build/traces --quiet\n"
-      "  interleave check s.json --strategy random --seed 7 --max-executions 10000\n"
-      "  interleave check s.json --all-violations --json > summary.json");
+      "  interleave check scenario.json --strategy random --seed 7 --max-executions 10000\n"
+      "  interleave check scenario.json --all-violations --json > summary.json");
   return c;
 }
 

@@ -53,6 +53,7 @@ int run_validate(const ValidateArgs& args, const Context& ctx);
 
 struct ListArgs {
   bool json = false;
+  bool formats = false;  ///< the output formats only
 };
 CLI::App* add_list(CLI::App& app, ListArgs& args);
 int run_list(const ListArgs& args, const Context& ctx);

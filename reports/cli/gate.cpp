@@ -5,6 +5,7 @@
 #include "reports/cli/commands.hpp"
 #include "reports/cli/errors.hpp"
 #include "reports/cli/expectation.hpp"
+#include "reports/formats.hpp"
 #include "reports/gate_report.hpp"
 
 #include <chrono>
@@ -59,11 +60,18 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
                 "counterexample traces to DIR")
       ->type_name("DIR");
   c->add_flag("--quiet,-q", a.quiet, "Print only the summary line");
+  const reports::GateFormat& junit = reports::gate_format("junit");
+  const reports::GateFormat& markdown = reports::gate_format("markdown");
   c->footer(
       "Each scenario runs with its own exploration settings. It passes when its verdict, the "
       "exact\n"
       "set of invariants it violates, and the coverage goals it must reach ('reached') all match\n"
       "its 'expect'. A scenario without 'expect', or a holds expectation naming no goal, fails.\n\n"
+      "Reports:\n"
+      "  --junit FILE  " +
+      std::string(junit.description) + "\n  --report DIR  DIR/report" +
+      std::string(markdown.extension) + ", " + std::string(markdown.description) +
+      "\n\n"
       "Exit codes: 0 every scenario meets its expectation, 1 some does not,\n"
       "            2 bad input or usage (nothing is run), 4 internal error.\n\n"
       "Examples:\n"
@@ -130,10 +138,15 @@ int run_gate(const GateArgs& args, const Context& ctx) {
           << (failed == 0 ? "" : ", " + std::to_string(failed) + " do not") << "\n"
           << std::flush;
 
-  if (!args.junit.empty()) write_file_atomically(args.junit, reports::render_junit(report));
-  if (!args.report_dir.empty())
-    write_file_atomically(std::filesystem::path(args.report_dir) / "report.md",
-                          reports::render_markdown_report(report));
+  // The reports, in formats of the table of reports/formats.hpp.
+  if (!args.junit.empty())
+    write_file_atomically(args.junit, reports::gate_format("junit").render(report));
+  if (!args.report_dir.empty()) {
+    const reports::GateFormat& markdown = reports::gate_format("markdown");
+    write_file_atomically(
+        std::filesystem::path(args.report_dir) / ("report" + std::string(markdown.extension)),
+        markdown.render(report));
+  }
   return failed == 0 ? static_cast<int>(ExitCode::kHolds) : static_cast<int>(ExitCode::kViolation);
 }
 

@@ -1,7 +1,11 @@
 // `interleave list`: the models (with their presets, knobs, invariants and coverage goals, as
-// each ModelDriver's catalog describes them) and the strategies.
+// each ModelDriver's catalog describes them), the strategies and the output formats.
 #include "reports/cli/commands.hpp"
+#include "reports/formats.hpp"
 #include "explorer/strategies/factory.hpp"
+
+#include <algorithm>
+#include <array>
 
 namespace interleave::cli {
 
@@ -53,15 +57,57 @@ void render(const nlohmann::json& j, const std::string& indent, std::string& out
   }
 }
 
+// The output formats (reports/formats.hpp): what each shows, which command writes it, its file
+// extension.
+nlohmann::json formats_json() {
+  nlohmann::json formats = nlohmann::json::array();
+  auto add = [&formats](const auto& f) {
+    formats.push_back({{"name", f.name},
+                       {"command", f.command},
+                       {"extension", f.extension},
+                       {"description", f.description}});
+  };
+  for (const auto& f : reports::trace_formats())
+    add(f);
+  for (const auto& f : reports::gate_formats())
+    add(f);
+  return formats;
+}
+
+// One line per format, in columns: name, the command that writes it, extension, description.
+std::string formats_text() {
+  const nlohmann::json formats = formats_json();
+  std::array<std::size_t, 3> width{};
+  const std::array<const char*, 3> columns{"name", "command", "extension"};
+  for (const auto& f : formats)
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      width[i] = std::max(width[i], f[columns[i]].get<std::string>().size());
+  std::string out = "formats:\n";
+  for (const auto& f : formats) {
+    std::string line = "  ";
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const std::string cell = f[columns[i]].get<std::string>();
+      line += cell + std::string(width[i] - cell.size() + 2, ' ');
+    }
+    out += line + f["description"].get<std::string>() + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 CLI::App* add_list(CLI::App& app, ListArgs& a) {
   CLI::App* c = app.add_subcommand(
-      "list", "List the models (presets, knobs, invariants, coverage goals) and the strategies");
-  c->add_flag("--json", a.json, "Print the same as JSON");
+      "list",
+      "List the models (presets, knobs, invariants, coverage goals) and the strategies; "
+      "--formats: the output formats");
+  c->add_flag("--json", a.json, "Print the same as JSON (the output formats included)");
+  c->add_flag("--formats", a.formats,
+              "Print the output formats only: show --format and the gate's reports");
   c->footer(
       "Examples:\n"
       "  interleave list\n"
+      "  interleave list --formats\n"
       "  interleave list --json");
   return c;
 }
@@ -77,9 +123,14 @@ int run_list(const ListArgs& args, const Context& ctx) {
                         {"catalog", d->catalog()}});
     ctx.out << nlohmann::json{{"models", models},
                               {"strategies", strategies},
-                              {"default_strategy", StrategySpec{}.name}}
+                              {"default_strategy", StrategySpec{}.name},
+                              {"formats", formats_json()}}
                    .dump(2)
             << "\n";
+    return 0;
+  }
+  if (args.formats) {
+    ctx.out << formats_text() << std::flush;
     return 0;
   }
   std::string out = "models:\n";

@@ -11,6 +11,11 @@ namespace interleave::cli {
 
 namespace {
 
+using reports::describe_accesses;
+using reports::describe_step;
+using reports::describe_violation;
+using reports::Wording;
+
 bool same_step(const TraceStep& a, const TraceStep& b) {
   if (a.actor != b.actor || a.label != b.label || a.what != b.what ||
       a.accesses.size() != b.accesses.size())
@@ -27,10 +32,11 @@ std::string first_difference(const std::vector<TraceStep>& recorded,
   const std::size_t n = std::min(recorded.size(), replayed.size());
   for (std::size_t i = 0; i < n; ++i) {
     if (!same_step(recorded[i], replayed[i])) {
-      std::string a = describe_step(recorded[i]), b = describe_step(replayed[i]);
+      std::string a = describe_step(recorded[i], Wording::kConsole);
+      std::string b = describe_step(replayed[i], Wording::kConsole);
       if (a == b) {  // the same words: the steps differ in what they declare
-        a += " " + accesses_text(recorded[i]);
-        b += " " + accesses_text(replayed[i]);
+        a += " " + describe_accesses(recorded[i], Wording::kConsole);
+        b += " " + describe_accesses(replayed[i], Wording::kConsole);
       }
       return "step #" + std::to_string(i) + " differs: the trace has '" + a +
              "', the replay has '" + b + "'";
@@ -39,10 +45,11 @@ std::string first_difference(const std::vector<TraceStep>& recorded,
   if (replayed.size() < recorded.size())
     return "the replay stopped after " + std::to_string(replayed.size()) +
            " steps; the trace goes on with step #" + std::to_string(n) + " '" +
-           describe_step(recorded[n]) + "'";
+           describe_step(recorded[n], Wording::kConsole) + "'";
   if (replayed.size() > recorded.size())
     return "the replay goes on past the trace's " + std::to_string(recorded.size()) +
-           " steps with step #" + std::to_string(n) + " '" + describe_step(replayed[n]) + "'";
+           " steps with step #" + std::to_string(n) + " '" +
+           describe_step(replayed[n], Wording::kConsole) + "'";
   return "";
 }
 
@@ -76,8 +83,8 @@ CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
       "            3 the replay diverges from the schedule or the schedule ends first,\n"
       "            2 bad input (e.g. a malformed or edited trace), 4 internal error.\n\n"
       "Examples:\n"
-      "  interleave replay out/seed-starrocks-4.1.1.temp-table-lost.trace.json\n"
-      "  interleave replay out/seed.temp-table-lost.trace.json --scenario scenarios/pr-79339.json");
+      "  interleave replay out/NAME.PROPERTY.trace.json\n"
+      "  interleave replay out/NAME.PROPERTY.trace.json --scenario changed-scenario.json");
   return c;
 }
 
@@ -103,10 +110,7 @@ int run_replay(const ReplayArgs& args, const Context& ctx) {
                 : " (differs from the trace's: " + hash + " vs " + doc.scenario_hash + ")") +
            "\n";
   }
-  out += "  recorded: " +
-         describe_violation(recorded.invariant, recorded.message, recorded.step, recorded.actor,
-                            recorded.steps.size()) +
-         "\n";
+  out += "  recorded: " + describe_violation(recorded, Wording::kConsole) + "\n";
   const std::string difference = first_difference(recorded.steps, rep.steps);
   if (!args.quiet) {
     std::optional<std::size_t> marked;
@@ -119,10 +123,13 @@ int run_replay(const ReplayArgs& args, const Context& ctx) {
   if (rep.violation) {
     code = static_cast<int>(ExitCode::kViolation);
     const Violation& v = *rep.violation;
-    const std::string actor =
-        v.actor != kNoActor && v.step < rep.steps.size() ? rep.steps[v.step].actor : "";
-    const std::string described =
-        describe_violation(v.invariant, v.message, v.step, actor, rep.steps.size());
+    Counterexample replayed;  // the violation as the replay ran it, to be said in the same words
+    replayed.invariant = v.invariant;
+    replayed.message = v.message;
+    replayed.step = v.step;
+    if (v.actor != kNoActor && v.step < rep.steps.size()) replayed.actor = rep.steps[v.step].actor;
+    replayed.steps = rep.steps;
+    const std::string described = describe_violation(replayed, Wording::kConsole);
     const bool same_violation = v.invariant == recorded.invariant &&
                                 v.message == recorded.message && v.step == recorded.step;
     if (same_violation && difference.empty())

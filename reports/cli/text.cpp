@@ -5,6 +5,8 @@
 
 namespace interleave::cli {
 
+using reports::Wording;
+
 namespace {
 
 std::string pad(const std::string& s, std::size_t width) {
@@ -16,18 +18,6 @@ std::string plural(std::uint64_t n, const std::string& word) {
 }
 
 }  // namespace
-
-std::string accesses_text(const TraceStep& step) {
-  std::string s;
-  for (const auto& a : step.accesses)
-    s += (s.empty() ? "[" : ", ") + a.object + " " + std::string(to_string(a.kind));
-  return s.empty() ? s : s + "]";
-}
-
-std::string describe_step(const TraceStep& step) {
-  const std::string what = step.what.empty() ? accesses_text(step) : step.what;
-  return step.actor + " " + step.label + (what.empty() ? "" : ": " + what);
-}
 
 std::string format_steps(const std::vector<TraceStep>& steps, const std::string& indent,
                          std::optional<std::size_t> marked, const std::string& mark) {
@@ -42,7 +32,7 @@ std::string format_steps(const std::vector<TraceStep>& steps, const std::string&
     const std::string index = "#" + std::to_string(s.index);
     std::string line = indent + std::string(index_w - index.size(), ' ') + index + "  " +
                        pad(s.actor, actor_w) + "  " + pad(s.label, label_w);
-    const std::string what = s.what.empty() ? accesses_text(s) : s.what;
+    const std::string what = reports::describe_what(s, Wording::kConsole);
     if (!what.empty()) line += "  " + what;
     while (!line.empty() && line.back() == ' ')
       line.pop_back();
@@ -50,18 +40,6 @@ std::string format_steps(const std::vector<TraceStep>& steps, const std::string&
     out += line + "\n";
   }
   return out;
-}
-
-std::string describe_violation(const std::string& invariant, const std::string& message,
-                               std::size_t step, const std::string& actor, std::size_t step_count) {
-  std::string where;
-  if (step < step_count)
-    where = "at step #" + std::to_string(step) + (actor.empty() ? "" : " by " + actor);
-  else if (step_count == 0)
-    where = "before any step";
-  else
-    where = "at the end of the execution (after step #" + std::to_string(step_count - 1) + ")";
-  return "'" + invariant + "' violated " + where + ": " + message;
 }
 
 std::string describe_search(const ExplorationResult& r) {
@@ -97,8 +75,7 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
   if (quiet) return out;
   for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
     const Counterexample& c = r.counterexamples[i];
-    out +=
-        "  " + describe_violation(c.invariant, c.message, c.step, c.actor, c.steps.size()) + "\n";
+    out += "  " + reports::describe_violation(c, Wording::kConsole) + "\n";
     out +=
         format_steps(c.steps, "    ",
                      c.step < c.steps.size() ? std::optional<std::size_t>(c.step) : std::nullopt);
@@ -114,14 +91,9 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
   const ExplorationResult& r = run.result;
   nlohmann::json cex = nlohmann::json::array();
   for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
-    const Counterexample& c = r.counterexamples[i];
-    cex.push_back({{"invariant", c.invariant},
-                   {"message", c.message},
-                   {"step", c.step},
-                   {"actor", c.actor},
-                   {"preemptions", c.preemptions},
-                   {"steps", c.steps.size()},
-                   {"trace", i < run.trace_files.size() ? run.trace_files[i] : std::string()}});
+    nlohmann::json c = to_json(r.counterexamples[i]);
+    c["trace"] = i < run.trace_files.size() ? run.trace_files[i] : std::string();
+    cex.push_back(std::move(c));
   }
   std::map<std::string, std::uint64_t> coverage;
   for (const auto& g : scenario.instance.coverage_goals)

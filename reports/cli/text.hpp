@@ -1,9 +1,11 @@
-// Plain-text and JSON summaries shared by the subcommands (check, replay, and the gate to come).
-// Deterministic: no wall time in anything printed on stdout.
+// Plain-text and JSON summaries shared by the subcommands (check, replay). Deterministic: no wall
+// time in anything printed on stdout. The words for a counterexample and its steps, and its JSON
+// shape, come from reports/trace.hpp (Wording::kConsole); this file only lays them out.
 #pragma once
 
 #include "reports/cli/run.hpp"
 #include "reports/cli/scenario.hpp"
+#include "reports/trace.hpp"
 #include "explorer/explorer.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,19 +16,11 @@
 
 namespace interleave::cli {
 
-/// The declared accesses of a step, e.g. "[CAT read-modify-write, J read]" ("" if none).
-std::string accesses_text(const TraceStep& step);
-
-/// One step in a line: "B W: write counter = 1" (the accesses when the step noted nothing).
-std::string describe_step(const TraceStep& step);
 /// The steps as aligned lines ("<indent>#3  B  W  write counter = 1"), the step at index
 /// `marked` (if any) followed by "  <-- " + mark.
 std::string format_steps(const std::vector<TraceStep>& steps, const std::string& indent,
                          std::optional<std::size_t> marked = std::nullopt,
                          const std::string& mark = "violation");
-/// "'inv' violated at step #3 by B: message" / "... at the end of the execution: message".
-std::string describe_violation(const std::string& invariant, const std::string& message,
-                               std::size_t step, const std::string& actor, std::size_t step_count);
 /// "3 executions, 12 steps" and what cut or stopped the search.
 std::string describe_search(const ExplorationResult& result);
 /// One line per coverage goal ("<indent>'all done' reached in 6 executions", "... never
@@ -37,7 +31,9 @@ std::string format_coverage(const ExplorationResult& result, const std::vector<s
 
 /// What `check` prints for one scenario. quiet: the verdict line only.
 std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool quiet);
-/// The machine-readable summary of one scenario (`check --json`); stats include wall time.
+/// The machine-readable summary of one scenario (`check --json`); stats include wall time. Each of
+/// its "counterexamples" is the counterexample's one JSON shape (reports/trace.hpp) plus "trace",
+/// the path of its trace file.
 nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run);
 
 }  // namespace interleave::cli

@@ -15,7 +15,7 @@ CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
       "error.\n\n"
       "Examples:\n"
       "  interleave validate scenarios/\n"
-      "  interleave validate my-scenario.json");
+      "  interleave validate scenario.json");
   return c;
 }
 

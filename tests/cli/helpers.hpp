@@ -6,7 +6,9 @@
 #include "tests/cli/counter_model.hpp"
 
 #include <stdlib.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -80,6 +82,30 @@ struct CliResult {
   std::string out;
   std::string err;
 };
+
+/// `s` quoted for a POSIX shell.
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// Runs the real interleave executable (the StarRocks model registered) with `args`, stdin
+/// closed; captures stdout, stderr and the exit code (-1 if it did not exit normally).
+inline CliResult run_binary(const std::vector<std::string>& args) {
+  TempDir tmp;
+  std::string cmd = shell_quote(INTERLEAVE_BINARY);
+  for (const auto& a : args)
+    cmd += " " + shell_quote(a);
+  cmd += " </dev/null >" + shell_quote(tmp / "out") + " 2>" + shell_quote(tmp / "err");
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(tmp / "out");
+  r.err = read_file(tmp / "err");
+  return r;
+}
 
 /// Runs the CLI in-process with the given models (the counter model by default).
 inline CliResult run_cli(const std::vector<std::string>& args, const ModelRegistry& models,

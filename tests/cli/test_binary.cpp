@@ -12,39 +12,13 @@ using namespace interleave::test;
 
 namespace {
 
-struct Run {
-  int code = -1;
-  std::string out, err;
-};
+using Run = CliResult;
 
 // `base` with a JSON merge patch (RFC 7386) applied, as text.
 std::string patched(const char* base, const char* patch) {
   nlohmann::json j = nlohmann::json::parse(base);
   j.merge_patch(nlohmann::json::parse(patch));
   return j.dump();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs the interleave binary with `args`, stdin closed; captures stdout, stderr, exit code.
-Run run_binary(const std::vector<std::string>& args) {
-  TempDir tmp;
-  std::string cmd = quote(INTERLEAVE_BINARY);
-  for (const auto& a : args)
-    cmd += " " + quote(a);
-  cmd += " </dev/null >" + quote(tmp / "out") + " 2>" + quote(tmp / "err");
-  const int status = std::system(cmd.c_str());
-  Run r;
-  REQUIRE(WIFEXITED(status));
-  r.code = WEXITSTATUS(status);
-  r.out = read_file(tmp / "out");
-  r.err = read_file(tmp / "err");
-  return r;
 }
 
 }  // namespace

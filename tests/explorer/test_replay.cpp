@@ -3,6 +3,7 @@
 #include "explorer/primitives.hpp"
 #include "explorer/schedule.hpp"
 #include "explorer/strategies/random.hpp"
+#include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
 #include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>

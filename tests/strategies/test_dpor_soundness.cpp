@@ -6,6 +6,7 @@
 //   - run exactly one completed execution per distinct trace (completed == number of distinct
 //     Foata forms of DFS, and DPOR's own forms are those, each once).
 #include "explorer/strategies/dpor.hpp"
+#include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
 #include "tests/strategies/oracle.hpp"
 
 #include <catch2/catch.hpp>

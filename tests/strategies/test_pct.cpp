@@ -2,6 +2,7 @@
 #include "explorer/explorer.hpp"
 #include "explorer/primitives.hpp"
 #include "explorer/strategies/pct.hpp"
+#include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
 
 #include <catch2/catch.hpp>
 

@@ -1,0 +1,76 @@
+// The table of output formats (reports/formats.hpp).
+#include "reports/formats.hpp"
+
+#include "reports/render.hpp"
+
+#include <stdexcept>
+
+namespace interleave::reports {
+
+namespace {
+
+std::string text_renderer(const TraceDocument& doc) {
+  return render_text(doc);  // the default TextOptions
+}
+
+template <class Input>
+const Format<Input>* find_in(const std::vector<Format<Input>>& table, std::string_view name) {
+  for (const auto& f : table)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+template <class Input>
+const Format<Input>& get_from(const std::vector<Format<Input>>& table, std::string_view name) {
+  if (const auto* f = find_in(table, name)) return *f;
+  throw std::logic_error("no output format named '" + std::string(name) + "'");
+}
+
+}  // namespace
+
+const std::vector<TraceFormat>& trace_formats() {
+  static const std::vector<TraceFormat> formats{
+      {"text", "a timeline, one column per actor", ".txt", "show --format", &text_renderer},
+      {"json", "the trace document (the input of replay and show)", ".trace.json", "show --format",
+       &render_json},
+      {"mermaid", "a sequenceDiagram for Markdown (GitHub, GitLab)", ".mmd", "show --format",
+       &render_mermaid},
+      {"dot", "the happens-before graph for Graphviz", ".dot", "show --format", &render_dot},
+  };
+  return formats;
+}
+
+const std::vector<GateFormat>& gate_formats() {
+  static const std::vector<GateFormat> formats{
+      {"junit", "JUnit XML, one test case per scenario (the CI's test view)", ".xml",
+       "gate --junit", &render_junit},
+      {"markdown", "Markdown: summary, failures, each counterexample's diagram and steps", ".md",
+       "gate --report", &render_markdown_report},
+  };
+  return formats;
+}
+
+const TraceFormat* find_trace_format(std::string_view name) {
+  return find_in(trace_formats(), name);
+}
+
+const GateFormat* find_gate_format(std::string_view name) {
+  return find_in(gate_formats(), name);
+}
+
+const TraceFormat& trace_format(std::string_view name) {
+  return get_from(trace_formats(), name);
+}
+
+const GateFormat& gate_format(std::string_view name) {
+  return get_from(gate_formats(), name);
+}
+
+std::vector<std::string> trace_format_names() {
+  std::vector<std::string> names;
+  for (const auto& f : trace_formats())
+    names.emplace_back(f.name);
+  return names;
+}
+
+}  // namespace interleave::reports

@@ -1,0 +1,136 @@
+// The layering of the source tree, as a check of its #include lines (README, "Layout";
+// docs/architecture.md, "Layers"):
+//
+//   explorer/       the engine                  includes explorer/ only
+//   reports/        trace documents, renderers  includes explorer/, reports/ (not reports/cli/)
+//   reports/cli/    the generic command line    includes explorer/, reports/
+//   model/<name>/   one model                   includes explorer/, model/<name>/, and the
+//                                               registration headers at the top of model/
+//   model/*         the registration of models  includes explorer/, model/
+//   model/main.cpp  the executable              includes explorer/, reports/, model/
+//
+// Quoted includes are paths from the source root ("explorer/explorer.hpp"): anything else quoted
+// (tests/, a path relative to the including file) is a violation too. Of the angle-bracket
+// includes, CLI11 (<CLI/...>) belongs to the command line, Catch2 (<catch2/...>) to tests/.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace interleave::test {
+
+struct LayeringScan {
+  std::size_t files = 0;     ///< source files read
+  std::size_t includes = 0;  ///< #include lines checked
+  /// "FILE:LINE: includes X: RULE", sorted by file, then line.
+  std::vector<std::string> violations;
+};
+
+namespace layering {
+
+enum class Kind { kEngine, kReports, kCli, kExecutable, kRegistration, kModel };
+
+struct FileLayer {
+  Kind kind;
+  std::string model_dir;  ///< kModel: "model/<name>/"
+};
+
+/// The layer of a file, from its path relative to the source root ('/'-separated); nullopt for
+/// files outside the layers (tests/, scenarios/, ...).
+inline std::optional<FileLayer> layer_of(const std::string& path) {
+  if (path.starts_with("explorer/")) return FileLayer{Kind::kEngine, ""};
+  if (path.starts_with("reports/cli/")) return FileLayer{Kind::kCli, ""};
+  if (path.starts_with("reports/")) return FileLayer{Kind::kReports, ""};
+  if (path == "model/main.cpp") return FileLayer{Kind::kExecutable, ""};
+  if (path.starts_with("model/")) {
+    const auto slash = path.find('/', 6);
+    if (slash == std::string::npos) return FileLayer{Kind::kRegistration, ""};
+    return FileLayer{Kind::kModel, path.substr(0, slash + 1)};
+  }
+  return std::nullopt;
+}
+
+/// Why `layer` may not include `target` ("" when it may). `quoted`: #include "..." (else <...>).
+inline std::string violation(const FileLayer& layer, const std::string& target, bool quoted) {
+  auto under = [&target](std::string_view prefix) { return target.starts_with(prefix); };
+  if (!quoted) {
+    if (under("catch2/")) return "Catch2 belongs to tests/";
+    if (under("CLI/") && layer.kind != Kind::kCli && layer.kind != Kind::kExecutable)
+      return "CLI11 belongs to the command line (reports/cli/, model/main.cpp)";
+    return "";
+  }
+  switch (layer.kind) {
+    case Kind::kEngine:
+      if (under("explorer/")) return "";
+      return "the engine (explorer/) may include only explorer/";
+    case Kind::kReports:
+      if (under("explorer/") || (under("reports/") && !under("reports/cli/"))) return "";
+      return "reports/ may include only explorer/ and reports/ (not reports/cli/)";
+    case Kind::kCli:
+      if (under("explorer/") || under("reports/")) return "";
+      return "the command line (reports/cli/) may include only explorer/ and reports/";
+    case Kind::kExecutable:
+      if (under("explorer/") || under("reports/") || under("model/")) return "";
+      return "model/main.cpp may include only explorer/, reports/ and model/";
+    case Kind::kRegistration:
+      if (under("explorer/") || under("model/")) return "";
+      return "the registration of models (model/*) may include only explorer/ and model/";
+    case Kind::kModel: {
+      const bool registration_header = under("model/") && target.find('/', 6) == std::string::npos;
+      if (under("explorer/") || under(layer.model_dir) || registration_header) return "";
+      return "a model (" + layer.model_dir + ") may include only explorer/, " + layer.model_dir +
+             " and the registration headers of model/";
+    }
+  }
+  return "unknown layer";
+}
+
+}  // namespace layering
+
+/// Scans every .hpp and .cpp under root/explorer, root/reports and root/model.
+inline LayeringScan scan_layering(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  static const std::regex include_line(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+  LayeringScan scan;
+  std::vector<std::pair<std::string, std::string>> found;  // (file and zero-padded line, message)
+  for (const char* top : {"explorer", "reports", "model"}) {
+    if (!fs::is_directory(root / top)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || (ext != ".hpp" && ext != ".cpp")) continue;
+      const std::string path = fs::relative(entry.path(), root).generic_string();
+      const std::optional<layering::FileLayer> layer = layering::layer_of(path);
+      if (!layer) continue;
+      ++scan.files;
+      std::ifstream in(entry.path());
+      std::size_t number = 0;
+      for (std::string line; std::getline(in, line);) {
+        ++number;
+        std::smatch m;
+        if (!std::regex_search(line, m, include_line)) continue;
+        ++scan.includes;
+        const bool quoted = m[1] == "\"";
+        const std::string target = m[2];
+        const std::string why = layering::violation(*layer, target, quoted);
+        if (why.empty()) continue;
+        char key[24];
+        std::snprintf(key, sizeof key, ":%08zu", number);
+        found.emplace_back(path + key, path + ":" + std::to_string(number) + ": includes " +
+                                           (quoted ? "\"" + target + "\"" : "<" + target + ">") +
+                                           ": " + why);
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  for (auto& [_, message] : found)
+    scan.violations.push_back(std::move(message));
+  return scan;
+}
+
+}  // namespace interleave::test
