@@ -1,7 +1,8 @@
 // `interleave list`: the models (with their presets, knobs, invariants and coverage goals, as
-// each ModelDriver's catalog describes them) and the strategies.
-#include "reports/cli/commands.hpp"
+// each ModelDriver's catalog describes them) and the strategies (from the strategy registry,
+// explorer/strategies/factory.hpp; with --json, each one's summary and parameters too).
 #include "explorer/strategies/factory.hpp"
+#include "reports/cli/commands.hpp"
 
 namespace interleave::cli {
 
@@ -66,6 +67,34 @@ CLI::App* add_list(CLI::App& app, ListArgs& a) {
   return c;
 }
 
+namespace {
+
+// The strategy registry as `list --json` shows it.
+nlohmann::json strategy_catalog() {
+  nlohmann::json all = nlohmann::json::array();
+  for (const StrategyDescriptor& d : strategy_registry()) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const StrategyParameter& p : d.parameters)
+      params.push_back({{"key", p.key},
+                        {"minimum", p.min},
+                        {"maximum", p.max},
+                        {"default", p.default_value},
+                        {"help", p.help}});
+    const char* reach = d.reach == StrategyReach::kExhaustive ? "exhaustive"
+                        : d.reach == StrategyReach::kBounded  ? "bounded"
+                                                              : "sampling";
+    all.push_back({{"name", d.name},
+                   {"summary", d.summary},
+                   {"reach", reach},
+                   {"seeded", d.seeded},
+                   {"sampling", d.sampling},
+                   {"parameters", params}});
+  }
+  return all;
+}
+
+}  // namespace
+
 int run_list(const ListArgs& args, const Context& ctx) {
   const std::vector<std::string> strategies = strategy_names();
   if (args.json) {
@@ -77,7 +106,8 @@ int run_list(const ListArgs& args, const Context& ctx) {
                         {"catalog", d->catalog()}});
     ctx.out << nlohmann::json{{"models", models},
                               {"strategies", strategies},
-                              {"default_strategy", StrategySpec{}.name}}
+                              {"default_strategy", default_strategy_name()},
+                              {"strategy_catalog", strategy_catalog()}}
                    .dump(2)
             << "\n";
     return 0;
@@ -94,7 +124,7 @@ int run_list(const ListArgs& args, const Context& ctx) {
   }
   out += "strategies:\n";
   for (const auto& s : strategies)
-    out += "  " + s + (s == StrategySpec{}.name ? " (default)" : "") + "\n";
+    out += "  " + s + (s == default_strategy_name() ? " (default)" : "") + "\n";
   ctx.out << out << std::flush;
   return 0;
 }
