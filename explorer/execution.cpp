@@ -143,10 +143,11 @@ void Actor::unregistered_access() {
   const std::string known =
       registered == 0 ? std::string("no object is registered")
                       : "objects 0 to " + std::to_string(registered - 1) + " are registered";
-  exec_->program_error_ = "actor '" + name_ + "' announced step '" + std::string(pending_.label) +
-                          "' with an access to " + what +
-                          ", which is not registered in this execution (" + known +
-                          "; register shared objects with Execution::object before using them)";
+  exec_->program_error_ = true;
+  exec_->abandon_reason_ = "actor '" + name_ + "' announced step '" + std::string(pending_.label) +
+                           "' with an access to " + what +
+                           ", which is not registered in this execution (" + known +
+                           "; register shared objects with Execution::object before using them)";
   stop();
 }
 
@@ -449,10 +450,13 @@ Outcome Execution::run(Strategy& strategy) {
   for (const Invariant& inv : invariants_)
     invariant_reads.push_back(InvariantReads{inv.name, inv.declared, inv.reads});
 
+  SchedulingPoint point;  // every other field is written before each use
+  point.invariants = invariant_reads;
+
   start_new_actors();
   for (;;) {
     if (stopped()) {
-      if (!program_error_.empty()) throw ProgramError(program_error_);
+      if (program_error_) throw ProgramError(abandon_reason_);
       if (!abandon_reason_.empty())
         outcome = Outcome::kAbandoned;
       else
@@ -485,15 +489,18 @@ Outcome Execution::run(Strategy& strategy) {
       break;
     }
 
-    // The one place that asks the strategy which actor takes the next step.
-    const ActorId next = strategy.next_actor(SchedulingPoint{.step = step,
-                                                             .enabled = enabled,
-                                                             .alive = alive_,
-                                                             .previous = previous,
-                                                             .pending = pending_,
-                                                             .trace = trace,
-                                                             .names = actor_names_,
-                                                             .invariants = invariant_reads});
+    // The one place that asks the strategy which actor takes the next step. (The point lives
+    // across iterations: what does not change from one step to the next is written once.)
+    point.step = step;
+    point.enabled = enabled;
+    point.alive = alive_;
+    point.previous = previous;
+    point.trace = trace;
+    if (point.names.size() != actor_names_.size()) [[unlikely]] {  // actors were spawned
+      point.pending = pending_;
+      point.names = actor_names_;
+    }
+    const ActorId next = strategy.next_actor(point);
     if (next == kNoActor) {
       abandon_reason_ = strategy.abandon_reason();
       outcome = Outcome::kAbandoned;

@@ -307,9 +307,7 @@ class Execution {
   void start_new_actors();
   void resume(Actor& a);
   void settle(Actor& a);
-  bool stopped() const {
-    return violation_.has_value() || !abandon_reason_.empty() || !program_error_.empty();
-  }
+  bool stopped() const { return violation_.has_value() || !abandon_reason_.empty(); }
   void record_stop(Actor& a);
   std::string deadlock_message(ActorSet blocked) const;
   std::string actor_list(ActorSet set) const;
@@ -342,7 +340,9 @@ class Execution {
   std::vector<std::string> covered_;
   std::optional<Violation> violation_;
   std::string abandon_reason_;
-  std::string program_error_;  // a misuse found inside an actor, thrown by run() as ProgramError
+  // A misuse found inside an actor: its message is in abandon_reason_ (which stops the execution)
+  // and run() throws it as a ProgramError.
+  bool program_error_ = false;
   nlohmann::json final_state_;
   bool running_ = false;
 };
@@ -358,13 +358,16 @@ inline Label Actor::label(std::string_view text) {
 inline void Actor::set_pending(Label label, std::initializer_list<Access> accesses) {
   if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
   pending_.label = label;
-  pending_.count = 0;
+  // The count is kept in a local: stored through pending_ it would be reloaded after every access
+  // copied (an std::uint8_t may alias the accesses).
   const std::size_t registered = exec_->object_count_;
   bool unregistered = false;
+  std::uint8_t count = 0;
   for (const Access& acc : accesses) {
     unregistered |= acc.object >= registered;
-    pending_.accesses[pending_.count++] = acc;
+    pending_.accesses[count++] = acc;
   }
+  pending_.count = count;
   if (unregistered) [[unlikely]]
     unregistered_access();
 }
