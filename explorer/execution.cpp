@@ -129,6 +129,28 @@ void Actor::fail(std::string message) {
   violation(kActorFailure, name_ + " failed at step " + label + ": " + std::move(message));
 }
 
+void Actor::unregistered_access() {
+  const std::size_t registered = exec_->object_count_;
+  ObjectId bad = kNoObject;
+  for (const Access& acc : pending_)
+    if (acc.object >= registered) {
+      bad = acc.object;
+      break;
+    }
+  const std::string what = bad == kNoObject
+                               ? std::string("kNoObject (an access whose object was never set)")
+                               : "object " + std::to_string(bad);
+  const std::string known =
+      registered == 0 ? std::string("no object is registered")
+                      : "objects 0 to " + std::to_string(registered - 1) + " are registered";
+  exec_->program_error_ = true;
+  exec_->abandon_reason_ = "actor '" + name_ + "' announced step '" + std::string(pending_.label) +
+                           "' with an access to " + what +
+                           ", which is not registered in this execution (" + known +
+                           "; register shared objects with Execution::object before using them)";
+  stop();
+}
+
 void Actor::stop() {
   request_ = Request::kStopped;
   fiber_->yield();
@@ -273,8 +295,7 @@ ActorId Execution::add_actor(std::string_view name, ActorFn&& fn, std::int32_t s
   const auto id = static_cast<ActorId>(actors_.size());
   const ObjectId lifecycle = add_object({}, id);
   if (buffers_.spare_actors.empty()) {
-    actors_.push_back(
-        std::unique_ptr<Actor>(new Actor(*this, id, name, lifecycle, std::move(fn))));
+    actors_.push_back(std::unique_ptr<Actor>(new Actor(*this, id, name, lifecycle, std::move(fn))));
   } else {
     actors_.push_back(std::move(buffers_.spare_actors.back()));
     buffers_.spare_actors.pop_back();
@@ -290,7 +311,24 @@ ActorId Execution::add_actor(std::string_view name, ActorFn&& fn, std::int32_t s
 }
 
 void Execution::invariant(std::string name, std::function<Check()> check) {
-  invariants_.push_back({std::move(name), std::move(check)});
+  if (running_)
+    throw ProgramError("invariant '" + name +
+                       "' registered while the execution runs: register invariants when setting "
+                       "up the execution");
+  Invariant& inv = invariants_.emplace_back();
+  inv.name = std::move(name);
+  inv.check = std::move(check);
+}
+
+void Execution::invariant(std::string name, std::vector<ObjectId> reads,
+                          std::function<Check()> check) {
+  for (const ObjectId o : reads)
+    if (o >= object_count_)
+      throw ProgramError("invariant '" + name + "' declares a read of object " + std::to_string(o) +
+                         ", which is not registered in this execution");
+  invariant(std::move(name), std::move(check));
+  invariants_.back().declared = true;
+  invariants_.back().reads = std::move(reads);
 }
 
 void Execution::final_check(std::string name, std::function<Check()> check) {
@@ -363,7 +401,7 @@ void Execution::settle(Actor& a) {
 
 // Starts every actor spawned since the last call, running each up to its first scheduling point.
 void Execution::start_new_actors() {
-  while (started_ < actors_.size() && !violation_ && abandon_reason_.empty()) {
+  while (started_ < actors_.size() && !stopped()) {
     Actor& a = *actors_[started_++];
     if (!a.fiber_) a.fiber_.emplace(pool_, [&a] { a.fn_(a); });
     alive_.insert(a.id_);
@@ -406,9 +444,19 @@ Outcome Execution::run(Strategy& strategy) {
   ActorId previous = kNoActor;
   std::vector<Event>& trace = buffers_.trace;
 
+  // What the invariants read, for the strategies (fixed once the execution runs).
+  std::vector<InvariantReads>& invariant_reads = buffers_.invariant_reads;
+  invariant_reads.clear();
+  for (const Invariant& inv : invariants_)
+    invariant_reads.push_back(InvariantReads{inv.name, inv.declared, inv.reads});
+
+  SchedulingPoint point;  // every other field is written before each use
+  point.invariants = invariant_reads;
+
   start_new_actors();
   for (;;) {
     if (stopped()) {
+      if (program_error_) throw ProgramError(abandon_reason_);
       if (!abandon_reason_.empty())
         outcome = Outcome::kAbandoned;
       else
@@ -441,14 +489,18 @@ Outcome Execution::run(Strategy& strategy) {
       break;
     }
 
-    // The one place that asks the strategy which actor takes the next step.
-    const ActorId next = strategy.next_actor(SchedulingPoint{.step = step,
-                                                             .enabled = enabled,
-                                                             .alive = alive_,
-                                                             .previous = previous,
-                                                             .pending = pending_,
-                                                             .trace = trace,
-                                                             .names = actor_names_});
+    // The one place that asks the strategy which actor takes the next step. (The point lives
+    // across iterations: what does not change from one step to the next is written once.)
+    point.step = step;
+    point.enabled = enabled;
+    point.alive = alive_;
+    point.previous = previous;
+    point.trace = trace;
+    if (point.names.size() != actor_names_.size()) [[unlikely]] {  // actors were spawned
+      point.pending = pending_;
+      point.names = actor_names_;
+    }
+    const ActorId next = strategy.next_actor(point);
     if (next == kNoActor) {
       abandon_reason_ = strategy.abandon_reason();
       outcome = Outcome::kAbandoned;

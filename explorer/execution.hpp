@@ -77,8 +77,8 @@ struct ObjectArray {
 struct ExecutionBuffers {
   std::vector<Event> trace;
   std::vector<Decision> decisions;
-  std::vector<std::string> notes;  // per step, only when tracing
-  std::vector<detail::ObjectInfo> objects;  // the first Execution::object_count() are in use
+  std::vector<std::string> notes;                  // per step, only when tracing
+  std::vector<detail::ObjectInfo> objects;         // the first Execution::object_count() are in use
   std::vector<detail::ObjectArray> object_arrays;  // the first Execution's array_count_ in use
   std::vector<std::unique_ptr<Actor>> actors;
   std::vector<std::unique_ptr<Actor>> spare_actors;  // of earlier executions, reused by spawn
@@ -86,6 +86,10 @@ struct ExecutionBuffers {
   std::vector<std::size_t> actor_name_hashes;  // to find a repeated name without comparing all
   std::uint64_t generation = 0;                // executions set up with these buffers
   std::vector<const Op*> pending;
+  std::vector<InvariantReads> invariant_reads;  // the current Execution's, while it runs
+  /// Labels made from runtime strings (Execution::label): kept for every execution, so that the
+  /// same text is the same label wherever it is compared.
+  LabelStore labels;
 };
 
 struct ExecutionOptions {
@@ -105,15 +109,18 @@ class Actor {
   /// The object that stands for this actor's lifecycle (joining it waits for it to finish).
   ObjectId lifecycle_object() const { return lifecycle_; }
 
-  /// A visible operation that is always enabled.
+  /// A visible operation that is always enabled. Every object it declares must be registered in
+  /// this execution (Execution::object): an access to any other id is a ProgramError naming the
+  /// actor, the label and the id, raised when the step is announced.
   void step(Label label, std::initializer_list<Access> accesses) {
     set_pending(label, accesses);
     announce(nullptr, nullptr);
   }
-  void step(const Op& op) {
-    pending_ = op;
-    announce(nullptr, nullptr);
-  }
+  inline void step(const Op& op);
+
+  /// A label for a runtime string (a literal converts to a Label by itself): the text is copied
+  /// into storage the Explorer keeps for all its executions. See Label in types.hpp.
+  inline Label label(std::string_view text);
 
   /// A visible operation that is enabled only while ready() holds (the actor is blocked, not
   /// runnable, otherwise). ready() must be a pure function of shared state.
@@ -160,13 +167,9 @@ class Actor {
   Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn&& fn);
   // Makes a finished actor of an earlier execution (no fiber, no body) a new one.
   void reset(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn&& fn);
-  void set_pending(Label label, std::initializer_list<Access> accesses) {
-    if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
-    pending_.label = label;
-    pending_.count = 0;
-    for (const Access& acc : accesses)
-      pending_.accesses[pending_.count++] = acc;
-  }
+  inline void set_pending(Label label, std::initializer_list<Access> accesses);
+  // Raises the ProgramError for an access of the pending operation to an unregistered object.
+  [[noreturn]] void unregistered_access();
   // Inline so that the context switch sits right under the actor's own code (see Fiber::resume).
   void announce(void* ready, ReadyFn ready_fn) {
     ready_ = ready;
@@ -229,8 +232,21 @@ class Execution {
   }
   /// Spawns a top-level actor. Names must be unique within the execution.
   ActorId spawn(std::string_view name, ActorFn fn);
-  /// A property of shared state, checked after every step.
+  /// A property of shared state, checked after every step, that may read any shared object.
+  /// DPOR can then check it soundly only by ordering every two steps that change state (as the
+  /// strategy dpor-all-writes does), which costs most of its reduction: declare what it reads
+  /// instead (below) when you can.
   void invariant(std::string name, std::function<Check()> check);
+  /// A property of shared state, checked after every step, that reads only the shared objects
+  /// `reads` (registered ones). DPOR orders every two steps that change one of them, which is
+  /// what makes checking it between steps sound; steps that change none of them still commute.
+  /// The list must be complete: state the invariant reads but does not declare is not ordered,
+  /// and a violation visible only in an interleaving DPOR treats as equivalent is missed. (An
+  /// empty list declares that it reads no shared state: nothing is ordered for it.)
+  void invariant(std::string name, std::vector<ObjectId> reads, std::function<Check()> check);
+  /// A label for a runtime string, copied once into storage the Explorer keeps for all its
+  /// executions (the same text gives the same label). A string literal needs no call.
+  Label label(std::string_view text) { return buffers_.labels.intern(text); }
   /// A property checked once when every actor has finished.
   void final_check(std::string name, std::function<Check()> check);
   /// A snapshot of the shared state, recorded with a counterexample (tracing only).
@@ -278,6 +294,10 @@ class Execution {
     std::string name;
     std::function<Check()> check;
   };
+  struct Invariant : NamedCheck {
+    bool declared = false;        // false: it may read any object
+    std::vector<ObjectId> reads;  // when declared
+  };
 
   ActorId add_actor(std::string_view name, ActorFn&& fn, std::int32_t spawn_event);
   // A new entry of the object table named `name`, or the lifecycle object of `actor` (named
@@ -301,7 +321,7 @@ class Execution {
   // lazily by object_info() (a const method: the table is reached through a reference).
   std::vector<ObjectInfo>& objects_;
   std::size_t object_count_ = 0;
-  std::size_t array_count_ = 0;  // in buffers_.object_arrays
+  std::size_t array_count_ = 0;   // in buffers_.object_arrays
   std::uint64_t generation_ = 0;  // this execution's number (buffers_.generation)
   // Every actor so far was spawned under the name of the previous execution's actor with the same
   // index (whose names were found distinct then): the next one needs no check if it is too.
@@ -311,21 +331,54 @@ class Execution {
   std::vector<std::string_view>& actor_names_;
   std::vector<const Op*>& pending_;  // pending_[a] = &actors_[a]->pending_
   ActorSet alive_;
-  ActorSet waiting_;  // actors whose announced operation has a condition (wait_until, join)
-  std::size_t started_ = 0;          // actors whose fiber has been started
+  ActorSet waiting_;         // actors whose announced operation has a condition (wait_until, join)
+  std::size_t started_ = 0;  // actors whose fiber has been started
   std::int32_t current_event_ = -1;  // the step being executed, -1 outside steps
-  std::vector<NamedCheck> invariants_;
+  std::vector<Invariant> invariants_;
   std::vector<NamedCheck> final_checks_;
   std::function<nlohmann::json()> state_dump_;
   std::vector<std::string> covered_;
   std::optional<Violation> violation_;
   std::string abandon_reason_;
+  // A misuse found inside an actor: its message is in abandon_reason_ (which stops the execution)
+  // and run() throws it as a ProgramError.
+  bool program_error_ = false;
   nlohmann::json final_state_;
   bool running_ = false;
 };
 
 inline bool Actor::tracing() const {
   return exec_->tracing();
+}
+
+inline Label Actor::label(std::string_view text) {
+  return exec_->label(text);
+}
+
+inline void Actor::set_pending(Label label, std::initializer_list<Access> accesses) {
+  if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
+  pending_.label = label;
+  // The count is kept in a local: stored through pending_ it would be reloaded after every access
+  // copied (an std::uint8_t may alias the accesses).
+  const std::size_t registered = exec_->object_count_;
+  bool unregistered = false;
+  std::uint8_t count = 0;
+  for (const Access& acc : accesses) {
+    unregistered |= acc.object >= registered;
+    pending_.accesses[count++] = acc;
+  }
+  pending_.count = count;
+  if (unregistered) [[unlikely]]
+    unregistered_access();
+}
+
+inline void Actor::step(const Op& op) {
+  pending_ = op;
+  const std::size_t registered = exec_->object_count_;
+  for (const Access& acc : op)
+    if (acc.object >= registered) [[unlikely]]
+      unregistered_access();
+  announce(nullptr, nullptr);
 }
 
 }  // namespace interleave

@@ -31,6 +31,15 @@ struct Decision {
   friend bool operator==(const Decision&, const Decision&) = default;
 };
 
+/// What an invariant checked between steps reads (Execution::invariant), for the strategies that
+/// must know it to check it soundly (DPOR orders the steps that change it).
+struct InvariantReads {
+  std::string_view name;
+  /// false: the invariant declared no reads, so it may read any shared object.
+  bool declared = false;
+  std::span<const ObjectId> objects;  ///< when declared: the objects it reads
+};
+
 /// What the scheduler knows at a scheduling point.
 struct SchedulingPoint {
   std::size_t step = 0;         ///< steps already executed in this execution
@@ -43,6 +52,8 @@ struct SchedulingPoint {
   std::span<const Op* const> pending;
   std::span<const Event> trace;             ///< steps executed so far in this execution
   std::span<const std::string_view> names;  ///< names[a]: actor a's name
+  /// The invariants of the execution and what they read: the same at every point of it.
+  std::span<const InvariantReads> invariants;
 };
 
 /// A choose(n) call: actor `actor`, during step `step`, asks for a value in [0, n).

@@ -33,28 +33,10 @@ AccessKind access_kind_from_string(std::string_view name) {
   throw std::invalid_argument("unknown access kind '" + std::string(name) + "'");
 }
 
-namespace {
-bool observes(AccessKind k) {
-  return k == AccessKind::kRead || k == AccessKind::kWait;
-}
-bool shared_lock_op(AccessKind k) {
-  return k == AccessKind::kAcquireShared || k == AccessKind::kReleaseShared;
-}
-}  // namespace
-
-bool conflicts(const Access& a, const Access& b) {
-  if (a.object != b.object) return false;
-  if (observes(a.kind) && observes(b.kind)) return false;
-  // Readers of a reader-writer lock do not exclude each other.
-  if (shared_lock_op(a.kind) && shared_lock_op(b.kind)) return false;
-  return true;
-}
-
-bool conflicts(const Op& a, const Op& b) {
-  for (const Access& x : a)
-    for (const Access& y : b)
-      if (conflicts(x, y)) return true;
-  return false;
+Label LabelStore::intern(std::string_view text) {
+  auto it = texts_.find(text);
+  if (it == texts_.end()) it = texts_.emplace(text).first;
+  return Label(it->data(), it->size());
 }
 
 }  // namespace interleave

@@ -10,7 +10,9 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,9 +29,59 @@ inline constexpr std::size_t kMaxActors = 64;
 using ObjectId = std::uint32_t;
 inline constexpr ObjectId kNoObject = 0xffffffffu;
 
-/// A step label such as "C1" or "E2a". It must refer to storage that outlives the exploration
-/// (a string literal, or a string owned by the program's configuration).
-using Label = std::string_view;
+/// Object ids from kFirstReservedObject up are never registered: strategies use them for objects
+/// of their own (DPOR's ghost objects, see explorer/strategies/dpor/dependency.hpp).
+inline constexpr ObjectId kReservedObjects = 128;
+inline constexpr ObjectId kFirstReservedObject = kNoObject - kReservedObjects;
+
+/// A step label such as "C1" or "E2a": a view of characters that stay valid, unchanged, for the
+/// whole exploration (strategies compare the labels of different executions). There are two ways
+/// to make one, and no other:
+///   - from a string literal, implicitly: `a.step("C1", ...)` (checked at compile time);
+///   - from a runtime string, explicitly: `a.label("worker " + std::to_string(i))` or
+///     Execution::label, which copy it once into storage owned by the Explorer (the same text
+///     gives the same label in every execution).
+/// So `a.step("step " + std::to_string(i), ...)`, whose temporary string would be gone before the
+/// label is read, does not compile. A Label converts to std::string_view.
+class Label {
+ public:
+  constexpr Label() = default;
+  /// From a string literal (or any constant character array ending with '\0').
+  template <std::size_t N>
+  consteval Label(const char (&text)[N])  // NOLINT(google-explicit-constructor): literals
+      : data_(text), size_(N - 1) {
+    // Reading the last character needs a constant array: a mutable buffer is refused here.
+    if (text[N - 1] != '\0') throw "a label is a string literal";
+  }
+
+  constexpr const char* data() const { return data_; }
+  constexpr std::size_t size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr std::string_view view() const { return {data_, size_}; }
+  constexpr operator std::string_view() const { return view(); }  // NOLINT: a view, like a literal
+
+  /// Same characters (labels made from a literal and from a runtime string compare by text).
+  /// A Label compares with a std::string_view through the conversion.
+  friend constexpr bool operator==(Label a, Label b) { return a.view() == b.view(); }
+
+ private:
+  friend class LabelStore;
+  constexpr Label(const char* data, std::size_t size) : data_(data), size_(size) {}
+
+  const char* data_ = "";
+  std::size_t size_ = 0;
+};
+
+/// Storage for labels made from runtime strings: each distinct text is copied once and stays at
+/// the same address for the store's lifetime (an Explorer keeps one for all its executions).
+class LabelStore {
+ public:
+  /// The label of `text`: the same Label (same characters, same address) for the same text.
+  Label intern(std::string_view text);
+
+ private:
+  std::set<std::string, std::less<>> texts_;  // nodes never move: their strings stay put
+};
 
 /// How an operation touches an object.
 enum class AccessKind : std::uint8_t {
@@ -64,10 +116,33 @@ inline Access read_modify_write(ObjectId o) {
   return {o, AccessKind::kReadModifyWrite};
 }
 
-/// True when two accesses to the same object do not commute. Reads (and waits, which observe)
-/// commute with each other; shared lock acquisitions commute with each other; everything else on
-/// the same object conflicts. Accesses to different objects never conflict.
-bool conflicts(const Access& a, const Access& b);
+/// Whether an access only observes its object (a read, or a wait, which observes until it holds).
+constexpr bool observes(AccessKind k) {
+  return k == AccessKind::kRead || k == AccessKind::kWait;
+}
+/// Whether an access is an operation of a shared (reader) lock acquisition.
+constexpr bool shared_lock_op(AccessKind k) {
+  return k == AccessKind::kAcquireShared || k == AccessKind::kReleaseShared;
+}
+/// Whether two accesses of these kinds to the same object do not commute: observations commute
+/// with each other, shared lock operations commute with each other, every other pair conflicts.
+constexpr bool kinds_conflict(AccessKind a, AccessKind b) {
+  if (observes(a) && observes(b)) return false;
+  if (shared_lock_op(a) && shared_lock_op(b)) return false;
+  return true;
+}
+/// Whether an access of this kind conflicts with every access to its object (so it orders every
+/// earlier access to it).
+constexpr bool exclusive(AccessKind k) {
+  return !observes(k) && !shared_lock_op(k);
+}
+
+/// True when two accesses do not commute: they touch the same object and their kinds conflict
+/// (kinds_conflict). Accesses to different objects never conflict. This and conflicts(Op, Op)
+/// below are the dependency relation: every strategy and report uses these two definitions.
+constexpr bool conflicts(const Access& a, const Access& b) {
+  return a.object == b.object && kinds_conflict(a.kind, b.kind);
+}
 
 /// A visible operation: its label and the accesses it performs (at most kMaxAccesses).
 struct Op {
@@ -89,7 +164,19 @@ struct Op {
 };
 
 /// True when any access of `a` conflicts with any access of `b` (the dependency relation).
-bool conflicts(const Op& a, const Op& b);
+inline bool conflicts(const Op& a, const Op& b) {
+  for (const Access& x : a)
+    for (const Access& y : b)
+      if (conflicts(x, y)) return true;
+  return false;
+}
+
+/// Whether an operation may change shared state: it has an access that is not an observation.
+inline bool changes_state(const Op& op) {
+  for (const Access& a : op)
+    if (!observes(a.kind)) return true;
+  return false;
+}
 
 /// A set of actors as a bit mask (actor i is bit i).
 class ActorSet {

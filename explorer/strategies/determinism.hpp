@@ -1,5 +1,6 @@
 // The errors a systematic strategy raises when replaying a recorded prefix of decisions finds the
-// program behaving differently (shared by dfs, dpor and preemption-bound).
+// program behaving differently (shared by dfs, dpor and preemption-bound, through
+// decision_path.hpp).
 #pragma once
 
 #include "explorer/execution.hpp"
@@ -27,6 +28,14 @@ inline ProgramError length(std::size_t depth, std::size_t recorded) {
   return ProgramError("the program is not deterministic: an execution ended after " +
                       std::to_string(depth) + " decisions where the same decisions took " +
                       std::to_string(recorded) + " before");
+}
+
+/// The program registered other invariants, or declared other reads for them, than in the first
+/// execution (the dependency relation of DPOR depends on them).
+inline ProgramError invariants() {
+  return ProgramError(
+      "the program is not deterministic: it registered other invariants (or other reads for "
+      "them) than in the first execution");
 }
 
 }  // namespace interleave::nondeterminism

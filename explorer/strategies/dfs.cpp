@@ -1,62 +1,33 @@
 #include "explorer/strategies/dfs.hpp"
 
-#include "explorer/execution.hpp"
-#include "explorer/strategies/determinism.hpp"
-
 namespace interleave {
 
 bool DfsStrategy::begin_execution() {
-  depth_ = 0;
   if (!started_) {
     started_ = true;
     return true;
   }
-  // Backtrack: advance the deepest node that has an untried alternative; drop the ones that don't.
-  while (!path_.empty()) {
-    Node& n = path_.back();
-    if (n.kind == Decision::Kind::kActor) {
-      const ActorId next = ActorSet(n.options).next_after(static_cast<ActorId>(n.chosen));
-      if (next != kNoActor) {
-        n.chosen = next;
-        return true;
-      }
-    } else if (n.chosen + 1 < n.options) {
-      ++n.chosen;
-      return true;
-    }
-    path_.pop_back();
-  }
+  // The next enabled actor by id, at the deepest node that has one.
+  if (path_.backtrack([](const DecisionNode& n) { return n.enabled().next_after(n.actor()); }))
+    return true;
   exhausted_ = true;
   return false;
 }
 
 ActorId DfsStrategy::next_actor(const SchedulingPoint& point) {
-  if (depth_ < path_.size()) {
-    const Node& n = path_[depth_++];
-    if (n.kind != Decision::Kind::kActor || n.options != point.enabled.bits())
-      throw nondeterminism::actors(point.step);
-    return static_cast<ActorId>(n.chosen);
-  }
+  if (const DecisionNode* n = path_.replay(point)) return n->actor();
   const ActorId first = point.enabled.first();
-  path_.push_back(Node{Decision::Kind::kActor, point.enabled.bits(), first});
-  ++depth_;
+  path_.push(DecisionNode{Decision::Kind::kActor, point.enabled.bits(), first});
   return first;
 }
 
 std::optional<std::uint32_t> DfsStrategy::next_choice(const ChoicePoint& point) {
-  if (depth_ < path_.size()) {
-    const Node& n = path_[depth_++];
-    if (n.kind != Decision::Kind::kChoice || n.options != point.n)
-      throw nondeterminism::choice(point.step);
-    return n.chosen;
-  }
-  path_.push_back(Node{Decision::Kind::kChoice, point.n, 0});
-  ++depth_;
-  return 0u;
+  if (const DecisionNode* n = path_.replay(point)) return n->chosen;
+  return path_.push_choice(point).chosen;
 }
 
 void DfsStrategy::end_execution(const ExecutionRecord&) {
-  if (depth_ != path_.size()) throw nondeterminism::length(depth_, path_.size());
+  path_.finish();
   if (path_.size() > max_depth_) max_depth_ = path_.size();
 }
 

@@ -1,14 +1,13 @@
 // Exhaustive depth-first search: every interleaving and every choice value, exactly once.
 //
-// Stateless: it keeps only the current path (one node per decision) and re-executes the program
-// from the start for each execution, replaying the path's prefix and then taking the first
-// alternative at every new decision. Memory grows with the depth of an execution, never with the
-// number of executions explored.
+// Stateless: it keeps only the current path (one node per decision, decision_path.hpp) and
+// re-executes the program from the start for each execution, replaying the path's prefix and then
+// taking the first alternative at every new decision. Memory grows with the depth of an execution,
+// never with the number of executions explored.
 #pragma once
 
+#include "explorer/strategies/decision_path.hpp"
 #include "explorer/strategy.hpp"
-
-#include <vector>
 
 namespace interleave {
 
@@ -25,13 +24,7 @@ class DfsStrategy final : public Strategy {
   std::size_t max_depth() const { return max_depth_; }
 
  private:
-  struct Node {
-    Decision::Kind kind;
-    std::uint64_t options;  // kActor: the enabled set's bits; kChoice: n
-    std::uint32_t chosen;   // the alternative taken on the current path
-  };
-  std::vector<Node> path_;
-  std::size_t depth_ = 0;  // position in path_ during an execution
+  DecisionPath<DecisionNode> path_;
   std::size_t max_depth_ = 0;
   bool started_ = false;
   bool exhausted_ = false;

@@ -1,34 +1,93 @@
-// Builds a strategy from its name and parameters (what the CLI and scenario files name).
+// The strategies that can be named (by the CLI, scenario files, tests and benchmarks): one table of
+// descriptors, each declaring a strategy once (its name, what it explores, whether a search that
+// ends without a violation proves anything, its parameters with their ranges, defaults and help,
+// and how to build it). Everything that lists strategies or their parameters derives from this
+// table: strategy_names(), make_strategy(), the command line's flags and the scenario keys under
+// "exploration" (reports/cli/exploration.hpp), `interleave list`, the JSON Schema of scenarios and
+// the tables of docs/strategies.md, docs/scenario-format.md and docs/cli.md (tests hold the last
+// two against it).
 #pragma once
 
 #include "explorer/strategy.hpp"
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace interleave {
 
+/// The name of the default strategy: dpor.
+std::string default_strategy_name();
+
+/// What a strategy needs to be built: its name, the exploration's seed and execution count (for
+/// the strategies that use them), and the values of its parameters.
 struct StrategySpec {
-  std::string name = "dpor";          ///< one of strategy_names(); DPOR by default
-  std::uint64_t seed = 0;             ///< random, pct: the seed of the whole search
-  std::uint64_t executions = 1000;    ///< random, pct: how many executions
-  std::uint32_t max_preemptions = 2;  ///< preemption-bound: the last bound (bounds 0..max in turn)
-  std::uint32_t pct_depth = 3;        ///< pct: the bug depth d (d - 1 priority change points)
-  std::uint32_t pct_steps = 0;        ///< pct: k, steps the change points fall in (0: learned)
+  std::string name = default_strategy_name();  ///< one of strategy_names()
+  std::uint64_t seed = 0;           ///< seeded strategies (StrategyDescriptor::seeded): the seed
+  std::uint64_t executions = 1000;  ///< sampling strategies: how many executions
+  /// Parameters by key (StrategyParameter::key); one not given has its default. Keys of other
+  /// strategies' parameters are ignored; a key no strategy declares is refused by make_strategy.
+  std::map<std::string, std::uint64_t, std::less<>> parameters{};
+
+  /// The value of parameter `key` (its default if not given). Throws std::invalid_argument for a
+  /// key no strategy declares.
+  std::uint64_t parameter(std::string_view key) const;
 };
 
-/// The names make_strategy accepts:
+/// A parameter of a strategy: an unsigned integer in [min, max].
+struct StrategyParameter {
+  std::string_view
+      key{};  ///< scenario key exploration.<key>, trace option, flag --<key, '_' -> '-'>
+  std::string_view noun{};  ///< how messages name it: "<strategy>: <noun> must be at least <min>"
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+  std::uint64_t default_value = 0;
+  std::string_view value_name{};  ///< the value in --help, e.g. "D" in "--pct-depth D"
+  std::string_view help{};        ///< what it means, one phrase (no strategy name, no range)
+};
+
+/// What a search that ends without finding a violation may conclude.
+enum class StrategyReach : std::uint8_t {
+  kExhaustive,  ///< every behaviour (up to equivalence): "holds"
+  kBounded,     ///< the behaviours within a bound: "incomplete", or "holds" if it cut nothing
+  kSampling,    ///< some sampled behaviours: always "incomplete"
+};
+
+struct StrategyDescriptor {
+  std::string_view name{};
+  std::string_view summary{};  ///< what it explores, one phrase
+  std::string_view use{};      ///< what it is for, one phrase
+  StrategyReach reach = StrategyReach::kExhaustive;
+  bool seeded = false;    ///< it reads StrategySpec::seed (the exploration's seed)
+  bool sampling = false;  ///< it runs StrategySpec::executions executions (max_executions)
+  std::vector<StrategyParameter> parameters{};
+  /// Builds it; the spec's parameters are already checked against their ranges.
+  std::function<std::unique_ptr<Strategy>(const StrategySpec&)> make{};
+};
+
+/// The table, in the order strategies are listed: dfs, random, dpor, dpor-all-writes,
+/// preemption-bound, pct. (replay is not in it: it needs a schedule, see replay.hpp.)
+const std::vector<StrategyDescriptor>& strategy_registry();
+/// The descriptor named `name`, nullptr if none.
+const StrategyDescriptor* find_strategy(std::string_view name);
+/// Every parameter of the table, each once, in table order (keys are unique across strategies:
+/// one key, one meaning).
+std::vector<StrategyParameter> strategy_parameters();
+/// The names of the table, in order:
 ///   dfs               every interleaving and every choice value (no reduction)
 ///   random            seeded random walk (never "holds")
 ///   dpor              optimal DPOR: one execution per Mazurkiewicz trace (the default)
 ///   dpor-all-writes   DPOR where all state-changing steps are dependent (sound for invariants
-///                     over several objects, less reduction)
+///                     whatever they read, less reduction)
 ///   preemption-bound  every execution with at most max_preemptions preemptions, bound 0 first
 ///   pct               probabilistic concurrency testing, seeded (never "holds")
 std::vector<std::string> strategy_names();
-/// Throws std::invalid_argument for an unknown name or impossible parameters.
+/// Builds the strategy `spec` names. Throws std::invalid_argument for an unknown name, a
+/// parameter key no strategy declares, or a value out of its range (naming the strategy).
 std::unique_ptr<Strategy> make_strategy(const StrategySpec& spec);
 
 }  // namespace interleave

@@ -1,15 +1,11 @@
 #include "explorer/strategies/preemption_bound.hpp"
 
-#include "explorer/execution.hpp"
-#include "explorer/strategies/determinism.hpp"
-
 namespace interleave {
 
 ActorId PreemptionBoundStrategy::next_alternative(const Node& n) {
-  const ActorSet options(n.options);
+  const ActorSet options = n.enabled();
   // Order: `first`, then the others by id.
-  ActorId next =
-      n.chosen == n.first ? options.first() : options.next_after(static_cast<ActorId>(n.chosen));
+  ActorId next = n.chosen == n.first ? options.first() : options.next_after(n.actor());
   if (next == n.first) next = options.next_after(next);
   if (next == kNoActor) return kNoActor;
   if (n.costly && n.used + 1 > bound_) {
@@ -20,27 +16,13 @@ ActorId PreemptionBoundStrategy::next_alternative(const Node& n) {
 }
 
 bool PreemptionBoundStrategy::begin_execution() {
-  depth_ = 0;
   used_ = 0;
   if (!started_) {
     started_ = true;
     return true;
   }
   for (;;) {
-    while (!path_.empty()) {
-      Node& n = path_.back();
-      if (n.kind == Decision::Kind::kActor) {
-        const ActorId next = next_alternative(n);
-        if (next != kNoActor) {
-          n.chosen = next;
-          return true;
-        }
-      } else if (n.chosen + 1 < n.options) {
-        ++n.chosen;
-        return true;
-      }
-      path_.pop_back();
-    }
+    if (path_.backtrack([this](const Node& n) { return next_alternative(n); })) return true;
     // This bound is exhausted.
     if (!pruned_) {
       complete_ = true;  // nothing was cut: every interleaving was explored
@@ -56,12 +38,9 @@ bool PreemptionBoundStrategy::begin_execution() {
 }
 
 ActorId PreemptionBoundStrategy::next_actor(const SchedulingPoint& point) {
-  if (depth_ < path_.size()) {
-    const Node& n = path_[depth_++];
-    if (n.kind != Decision::Kind::kActor || n.options != point.enabled.bits())
-      throw nondeterminism::actors(point.step);
-    if (n.costly && n.chosen != n.first) ++used_;
-    return static_cast<ActorId>(n.chosen);
+  if (const Node* n = path_.replay(point)) {
+    if (n->costly && n->chosen != n->first) ++used_;
+    return n->actor();
   }
   Node n;
   n.kind = Decision::Kind::kActor;
@@ -70,29 +49,18 @@ ActorId PreemptionBoundStrategy::next_actor(const SchedulingPoint& point) {
   n.first = n.costly ? point.previous : point.enabled.first();
   n.chosen = n.first;
   n.used = used_;
-  path_.push_back(n);
-  ++depth_;
+  path_.push(n);
   return n.first;
 }
 
 std::optional<std::uint32_t> PreemptionBoundStrategy::next_choice(const ChoicePoint& point) {
-  if (depth_ < path_.size()) {
-    const Node& n = path_[depth_++];
-    if (n.kind != Decision::Kind::kChoice || n.options != point.n)
-      throw nondeterminism::choice(point.step);
-    return n.chosen;
-  }
-  Node n;
-  n.kind = Decision::Kind::kChoice;
-  n.options = point.n;
-  n.used = used_;
-  path_.push_back(n);
-  ++depth_;
+  if (const Node* n = path_.replay(point)) return n->chosen;
+  path_.push_choice(point).used = used_;
   return 0u;
 }
 
 void PreemptionBoundStrategy::end_execution(const ExecutionRecord&) {
-  if (depth_ != path_.size()) throw nondeterminism::length(depth_, path_.size());
+  path_.finish();
 }
 
 Coverage PreemptionBoundStrategy::coverage() const {

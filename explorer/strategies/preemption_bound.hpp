@@ -13,10 +13,10 @@
 // have fewer preemptions: Stats counts every run.)
 #pragma once
 
+#include "explorer/strategies/decision_path.hpp"
 #include "explorer/strategy.hpp"
 
 #include <cstdint>
-#include <vector>
 
 namespace interleave {
 
@@ -46,13 +46,10 @@ class PreemptionBoundStrategy final : public Strategy {
   std::uint32_t preemptions() const { return used_; }
 
  private:
-  struct Node {
-    Decision::Kind kind = Decision::Kind::kActor;
-    std::uint64_t options = 0;  // kActor: the enabled set's bits; kChoice: n
-    std::uint32_t chosen = 0;   // the alternative taken on the current path
-    ActorId first = kNoActor;   // kActor: the alternative that costs nothing, tried first
-    bool costly = false;        // kActor: switching away from `first` is a preemption
-    std::uint32_t used = 0;     // preemptions before this decision
+  struct Node : DecisionNode {
+    ActorId first = kNoActor;  // kActor: the alternative that costs nothing, tried first
+    bool costly = false;       // kActor: switching away from `first` is a preemption
+    std::uint32_t used = 0;    // preemptions before this decision
   };
   // The alternative after `chosen` at an actor node, kNoActor if none; `pruned_` notes the ones
   // the bound excludes.
@@ -60,8 +57,7 @@ class PreemptionBoundStrategy final : public Strategy {
 
   Options options_;
   std::uint32_t bound_ = 0;
-  std::vector<Node> path_;
-  std::size_t depth_ = 0;
+  DecisionPath<Node> path_;
   std::uint32_t used_ = 0;  // preemptions so far in the current execution
   bool started_ = false;
   bool pruned_ = false;  // the bound excluded an alternative in the current iteration

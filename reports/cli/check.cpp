@@ -1,9 +1,8 @@
 // `interleave check SCENARIO...`: explore each scenario, print its verdict, write counterexamples.
+#include "explorer/json_reader.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/cli/errors.hpp"
 #include "reports/cli/text.hpp"
-#include "explorer/json_reader.hpp"
-#include "explorer/strategies/factory.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -13,13 +12,6 @@
 namespace interleave::cli {
 
 namespace {
-
-std::string strategy_list() {
-  std::string s;
-  for (const auto& n : strategy_names())
-    s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
 
 // The progress line on a terminal: "name: 40960 executions (51200/s), 0.8s elapsed", redrawn in
 // place at most five times a second and erased when the scenario is done.
@@ -80,65 +72,9 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   c->add_option("scenarios", a.scenarios, "Scenario files, or directories searched for *.json")
       ->required()
       ->type_name("SCENARIO");
-  c->add_option_function<std::string>(
-       "--strategy", [&a](const std::string& v) { a.overrides.strategy = v; },
-       "Exploration strategy (default: the scenario's, else " + StrategySpec{}.name +
-           "); one of: " + strategy_list())
-      ->type_name("NAME")
-      ->check(CLI::Validator(
-          [](std::string& v) -> std::string {
-            const auto names = strategy_names();
-            if (std::find(names.begin(), names.end(), v) != names.end()) return "";
-            return "unknown strategy '" + v + "'" + did_you_mean(v, names) +
-                   "; known: " + strategy_list();
-          },
-          "", "strategy"));
-  c->add_option_function<std::uint64_t>(
-       "--max-executions", [&a](const std::uint64_t& v) { a.overrides.max_executions = v; },
-       "Stop after N executions (0: unlimited); for random walks, the number of walks")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber.description(""));
-  c->add_option_function<std::uint64_t>(
-       "--max-steps", [&a](const std::uint64_t& v) { a.overrides.max_steps = v; },
-       "Cut executions longer than N steps, 1 to 100000000 (the verdict is then incomplete)")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber.description(""))
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}).description(""));
-  c->add_option_function<double>(
-       "--time-budget", [&a](const double& v) { a.overrides.time_budget_seconds = v; },
-       "Stop after SECONDS of exploration (0: unlimited; the verdict is then incomplete)")
-      ->type_name("SECONDS")
-      ->check(CLI::Range(0.0, 1e7).description(""));
-  c->add_option_function<std::uint64_t>(
-       "--seed", [&a](const std::uint64_t& v) { a.overrides.seed = v; },
-       "Seed of seeded strategies (random)")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber.description(""));
-  c->add_option_function<std::uint32_t>(
-       "--max-preemptions", [&a](const std::uint32_t& v) { a.overrides.max_preemptions = v; },
-       "preemption-bound: the largest bound, 0 to 1000 (bounds 0..N are searched in turn)")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber.description(""))
-      ->check(CLI::Range(std::uint32_t{0}, std::uint32_t{1000}).description(""));
-  c->add_option_function<std::uint32_t>(
-       "--pct-depth", [&a](const std::uint32_t& v) { a.overrides.pct_depth = v; },
-       "pct: the bug depth d, 1 to 1000 (d - 1 priority change points)")
-      ->type_name("D")
-      ->check(CLI::NonNegativeNumber.description(""))
-      ->check(CLI::Range(std::uint32_t{1}, std::uint32_t{1000}).description(""));
-  c->add_option_function<std::uint32_t>(
-       "--pct-steps", [&a](const std::uint32_t& v) { a.overrides.pct_steps = v; },
-       "pct: the steps the change points fall in (0: learned from the first executions)")
-      ->type_name("K")
-      ->check(CLI::NonNegativeNumber.description(""))
-      ->check(CLI::Range(std::uint32_t{0}, std::uint32_t{100'000'000}).description(""));
+  add_exploration_options(*c, a.overrides);
   c->add_option("--out", a.out_dir, "Directory for counterexample traces (default: out)")
       ->type_name("DIR");
-  c->add_flag("--all-violations", a.overrides.all_violations,
-              "Keep exploring after a violation: one counterexample per violated invariant");
-  c->add_flag("--no-minimize", a.overrides.no_minimize,
-              "Report counterexamples as found, without minimising them (fewest preemptions, "
-              "then fewest steps)");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   c->footer(

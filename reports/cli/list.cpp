@@ -1,8 +1,10 @@
 // `interleave list`: the models (with their presets, knobs, invariants and coverage goals, as
-// each ModelDriver's catalog describes them), the strategies and the output formats.
+// each ModelDriver's catalog describes them), the strategies (from the strategy registry,
+// explorer/strategies/factory.hpp; with --json, each one's summary and parameters too) and the
+// output formats (reports/formats.hpp).
+#include "explorer/strategies/factory.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/formats.hpp"
-#include "explorer/strategies/factory.hpp"
 
 #include <algorithm>
 #include <array>
@@ -112,6 +114,34 @@ CLI::App* add_list(CLI::App& app, ListArgs& a) {
   return c;
 }
 
+namespace {
+
+// The strategy registry as `list --json` shows it.
+nlohmann::json strategy_catalog() {
+  nlohmann::json all = nlohmann::json::array();
+  for (const StrategyDescriptor& d : strategy_registry()) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const StrategyParameter& p : d.parameters)
+      params.push_back({{"key", p.key},
+                        {"minimum", p.min},
+                        {"maximum", p.max},
+                        {"default", p.default_value},
+                        {"help", p.help}});
+    const char* reach = d.reach == StrategyReach::kExhaustive ? "exhaustive"
+                        : d.reach == StrategyReach::kBounded  ? "bounded"
+                                                              : "sampling";
+    all.push_back({{"name", d.name},
+                   {"summary", d.summary},
+                   {"reach", reach},
+                   {"seeded", d.seeded},
+                   {"sampling", d.sampling},
+                   {"parameters", params}});
+  }
+  return all;
+}
+
+}  // namespace
+
 int run_list(const ListArgs& args, const Context& ctx) {
   const std::vector<std::string> strategies = strategy_names();
   if (args.json) {
@@ -123,7 +153,8 @@ int run_list(const ListArgs& args, const Context& ctx) {
                         {"catalog", d->catalog()}});
     ctx.out << nlohmann::json{{"models", models},
                               {"strategies", strategies},
-                              {"default_strategy", StrategySpec{}.name},
+                              {"default_strategy", default_strategy_name()},
+                              {"strategy_catalog", strategy_catalog()},
                               {"formats", formats_json()}}
                    .dump(2)
             << "\n";
@@ -145,7 +176,7 @@ int run_list(const ListArgs& args, const Context& ctx) {
   }
   out += "strategies:\n";
   for (const auto& s : strategies)
-    out += "  " + s + (s == StrategySpec{}.name ? " (default)" : "") + "\n";
+    out += "  " + s + (s == default_strategy_name() ? " (default)" : "") + "\n";
   ctx.out << out << std::flush;
   return 0;
 }

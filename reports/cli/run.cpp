@@ -1,7 +1,6 @@
 #include "reports/cli/run.hpp"
 
 #include "reports/cli/errors.hpp"
-#include "explorer/strategies/factory.hpp"
 #include "reports/render.hpp"
 
 #include <fcntl.h>
@@ -13,45 +12,6 @@
 #include <stdexcept>
 
 namespace interleave::cli {
-
-ExplorationSettings apply_overrides(ExplorationSettings s, const ExplorationOverrides& o) {
-  if (o.strategy) s.strategy = *o.strategy;
-  if (o.seed) s.seed = *o.seed;
-  if (o.max_executions) s.max_executions = *o.max_executions;
-  if (o.max_steps) s.max_steps = *o.max_steps;
-  if (o.time_budget_seconds) s.time_budget_seconds = *o.time_budget_seconds;
-  if (o.max_preemptions) s.max_preemptions = *o.max_preemptions;
-  if (o.pct_depth) s.pct_depth = *o.pct_depth;
-  if (o.pct_steps) s.pct_steps = *o.pct_steps;
-  if (o.all_violations) s.all_violations = true;
-  if (o.no_minimize) s.minimize = false;
-  return s;
-}
-
-std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings) {
-  StrategySpec spec;
-  spec.name = settings.strategy;
-  spec.seed = settings.seed;
-  if (settings.max_executions != 0) spec.executions = settings.max_executions;
-  spec.max_preemptions = settings.max_preemptions;
-  spec.pct_depth = settings.pct_depth;
-  spec.pct_steps = settings.pct_steps;
-  try {
-    return make_strategy(spec);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("strategy: ") + e.what());
-  }
-}
-
-ExploreOptions explore_options_for(const ExplorationSettings& settings) {
-  ExploreOptions o;
-  o.max_steps = static_cast<std::size_t>(settings.max_steps);
-  o.max_executions = settings.max_executions;
-  o.time_budget_seconds = settings.time_budget_seconds;
-  o.stop_on_first_violation = !settings.all_violations;
-  o.minimize = settings.minimize;
-  return o;
-}
 
 reports::TraceDocument make_trace_document(const Scenario& scenario,
                                            const ExplorationSettings& settings,

@@ -2,9 +2,9 @@
 // the exploration, and each counterexample written as a trace file the moment it is found.
 #pragma once
 
-#include "reports/cli/scenario.hpp"
 #include "explorer/explorer.hpp"
 #include "explorer/strategy.hpp"
+#include "reports/cli/scenario.hpp"
 #include "reports/trace.hpp"
 
 #include <cstdint>
@@ -17,27 +17,6 @@
 #include <vector>
 
 namespace interleave::cli {
-
-/// Command-line overrides of a scenario's exploration settings; unset ones keep the scenario's.
-struct ExplorationOverrides {
-  std::optional<std::string> strategy;
-  std::optional<std::uint64_t> seed;
-  std::optional<std::uint64_t> max_executions;
-  std::optional<std::uint64_t> max_steps;
-  std::optional<double> time_budget_seconds;
-  std::optional<std::uint32_t> max_preemptions;
-  std::optional<std::uint32_t> pct_depth;
-  std::optional<std::uint32_t> pct_steps;
-  bool all_violations = false;  ///< true switches it on; false keeps the scenario's
-  bool no_minimize = false;     ///< true switches minimisation off; false keeps the scenario's
-};
-
-ExplorationSettings apply_overrides(ExplorationSettings settings, const ExplorationOverrides& o);
-
-/// The strategy the settings name. Throws UsageError for impossible parameters.
-std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings);
-/// The engine options (bounds, budgets, stop at first violation) of the settings.
-ExploreOptions explore_options_for(const ExplorationSettings& settings);
 
 struct RunContext {
   std::string tool_version;       ///< recorded in traces, e.g. "interleave 0.1.0"

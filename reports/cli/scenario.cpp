@@ -1,7 +1,5 @@
 #include "reports/cli/scenario.hpp"
 
-#include "explorer/strategies/factory.hpp"
-
 #include <algorithm>
 #include <filesystem>
 #include <limits>
@@ -16,15 +14,7 @@ namespace {
 // Envelope keys, in documentation order. "$schema" lets editors find scenario.schema.json.
 const std::vector<std::string> kEnvelopeKeys = {"$schema", "name",        "description",
                                                 "model",   "exploration", "expect"};
-const std::vector<std::string> kExplorationKeys = {
-    "strategy",       "seed",     "max_executions",  "max_steps", "time_budget_seconds",
-    "all_violations", "minimize", "max_preemptions", "pct_depth", "pct_steps"};
 const std::vector<std::string> kVerdicts = {"holds", "violation", "incomplete"};
-
-constexpr std::uint64_t kMaxSteps = 100'000'000;
-constexpr std::uint64_t kMaxPreemptions = 1000;
-constexpr std::uint64_t kMaxPctDepth = 1000;
-constexpr double kMaxSeconds = 1e7;  // about 4 months
 
 std::string quoted_list(const std::vector<std::string>& items) {
   std::string s;
@@ -89,38 +79,6 @@ Expectation expectation_from_json(const JsonReader& r, const ExplorationSettings
 }
 
 }  // namespace
-
-json to_json(const ExplorationSettings& s) {
-  return json{{"strategy", s.strategy},
-              {"seed", s.seed},
-              {"max_executions", s.max_executions},
-              {"max_steps", s.max_steps},
-              {"time_budget_seconds", s.time_budget_seconds},
-              {"all_violations", s.all_violations},
-              {"minimize", s.minimize},
-              {"max_preemptions", s.max_preemptions},
-              {"pct_depth", s.pct_depth},
-              {"pct_steps", s.pct_steps}};
-}
-
-ExplorationSettings exploration_from_json(const JsonReader& r,
-                                          const ExplorationSettings& defaults) {
-  r.expect_keys(kExplorationKeys);
-  ExplorationSettings s = defaults;
-  s.strategy = r.enum_or("strategy", s.strategy, strategy_names());
-  s.seed = r.uint_or("seed", s.seed, 0, std::numeric_limits<std::uint64_t>::max());
-  s.max_executions =
-      r.uint_or("max_executions", s.max_executions, 0, std::numeric_limits<std::uint64_t>::max());
-  s.max_steps = r.uint_or("max_steps", s.max_steps, 1, kMaxSteps);
-  s.time_budget_seconds = r.number_or("time_budget_seconds", s.time_budget_seconds, 0, kMaxSeconds);
-  s.all_violations = r.bool_or("all_violations", s.all_violations);
-  s.minimize = r.bool_or("minimize", s.minimize);
-  s.max_preemptions = static_cast<std::uint32_t>(
-      r.uint_or("max_preemptions", s.max_preemptions, 0, kMaxPreemptions));
-  s.pct_depth = static_cast<std::uint32_t>(r.uint_or("pct_depth", s.pct_depth, 1, kMaxPctDepth));
-  s.pct_steps = static_cast<std::uint32_t>(r.uint_or("pct_steps", s.pct_steps, 0, kMaxSteps));
-  return s;
-}
 
 std::optional<Verdict> verdict_from_string(std::string_view name) {
   for (Verdict v : {Verdict::kHolds, Verdict::kViolation, Verdict::kIncomplete})

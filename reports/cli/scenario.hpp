@@ -6,7 +6,7 @@
 #include "explorer/explorer.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/model_driver.hpp"
-#include "explorer/strategies/factory.hpp"
+#include "reports/cli/exploration.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -16,32 +16,6 @@
 #include <vector>
 
 namespace interleave::cli {
-
-/// How to explore: the scenario's "exploration" section, possibly overridden on the command line.
-/// The same keys are recorded as "options" in every counterexample trace.
-struct ExplorationSettings {
-  std::string strategy = StrategySpec{}.name;  ///< one of strategy_names(); the factory's default
-  std::uint64_t seed = 0;                      ///< seed of seeded strategies (random)
-  /// 0: unlimited; reaching it makes the verdict incomplete. Also the number of walks of
-  /// strategies that need one (random; 0 there means StrategySpec's default).
-  std::uint64_t max_executions = 0;
-  std::uint64_t max_steps = ExploreOptions{}.max_steps;  ///< steps per execution
-  double time_budget_seconds = 0;                        ///< 0: unlimited
-  bool all_violations = false;  ///< keep exploring: one counterexample per violated invariant
-  /// Minimise each counterexample (fewest preemptions, then fewest steps) before reporting it.
-  bool minimize = ExploreOptions{}.minimize;
-  std::uint32_t max_preemptions = StrategySpec{}.max_preemptions;  ///< preemption-bound
-  std::uint32_t pct_depth = StrategySpec{}.pct_depth;              ///< pct: bug depth d
-  std::uint32_t pct_steps = StrategySpec{}.pct_steps;              ///< pct: k (0: learned)
-
-  friend bool operator==(const ExplorationSettings&, const ExplorationSettings&) = default;
-};
-
-nlohmann::json to_json(const ExplorationSettings& s);
-/// Reads an "exploration" object (every key optional, defaults from `defaults`). Unknown keys,
-/// wrong types, out-of-range values and unknown strategies are InputErrors with the JSON path.
-ExplorationSettings exploration_from_json(const JsonReader& r,
-                                          const ExplorationSettings& defaults = {});
 
 /// What a scenario expects of its exploration (the gate compares it with the result).
 struct Expectation {

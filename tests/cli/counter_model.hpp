@@ -61,7 +61,7 @@ inline Program counter_program(const CounterConfig& cfg) {
       });
     }
     const int total = cfg.total >= 0 ? cfg.total : cfg.workers * cfg.increments;
-    ex.invariant("counter <= total", [&counter, total]() -> Check {
+    ex.invariant("counter <= total", {counter.id()}, [&counter, total]() -> Check {
       if (counter.peek() <= total) return std::nullopt;
       return "counter is " + std::to_string(counter.peek());
     });

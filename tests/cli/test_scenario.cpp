@@ -52,9 +52,9 @@ TEST_CASE("a valid scenario is read with every envelope key", "[scenario]") {
   CHECK(s.exploration.time_budget_seconds == 1.5);
   CHECK(s.exploration.all_violations);
   CHECK(!s.exploration.minimize);
-  CHECK(s.exploration.max_preemptions == 3);
-  CHECK(s.exploration.pct_depth == 4);
-  CHECK(s.exploration.pct_steps == 100);
+  CHECK(s.exploration.parameter("max_preemptions") == 3);
+  CHECK(s.exploration.parameter("pct_depth") == 4);
+  CHECK(s.exploration.parameter("pct_steps") == 100);
   REQUIRE(s.expect);
   CHECK(s.expect->verdict == Verdict::kViolation);
   CHECK(s.expect->invariants == std::vector<std::string>{"counter == total", "deadlock"});

@@ -18,8 +18,19 @@
 
 namespace interleave::test {
 
-/// The dependency relation a canonical form is taken over.
+/// The dependency relation a canonical form is taken over: the declared conflicts, or every two
+/// state-changing steps too (kAllWrites).
 enum class Dep { kDeclared, kAllWrites };
+
+/// A relation: Dep, plus, per invariant that declares its reads, the objects it reads (two steps
+/// that both change objects of one such set are dependent: what DPOR's invariant ghosts give).
+struct Relation {
+  Relation(Dep d) : dep(d) {}  // NOLINT(google-explicit-constructor): a Dep is a Relation
+  Relation(Dep d, std::vector<std::vector<ObjectId>> reads)
+      : dep(d), invariant_reads(std::move(reads)) {}
+  Dep dep;
+  std::vector<std::vector<ObjectId>> invariant_reads;
+};
 
 inline bool state_changing(const Op& op) {
   for (const Access& a : op)
@@ -27,9 +38,21 @@ inline bool state_changing(const Op& op) {
   return false;
 }
 
-inline bool depends(const Op& a, const Op& b, Dep dep) {
+// Whether `op` changes one of `objects`.
+inline bool changes_one_of(const Op& op, const std::vector<ObjectId>& objects) {
+  for (const Access& a : op)
+    if (a.kind != AccessKind::kRead && a.kind != AccessKind::kWait &&
+        std::find(objects.begin(), objects.end(), a.object) != objects.end())
+      return true;
+  return false;
+}
+
+inline bool depends(const Op& a, const Op& b, const Relation& rel) {
   if (conflicts(a, b)) return true;
-  return dep == Dep::kAllWrites && state_changing(a) && state_changing(b);
+  if (rel.dep == Dep::kAllWrites && state_changing(a) && state_changing(b)) return true;
+  for (const auto& reads : rel.invariant_reads)
+    if (changes_one_of(a, reads) && changes_one_of(b, reads)) return true;
+  return false;
 }
 
 /// Foata normal form of an execution: events are (actor name, position in the actor, choice values
@@ -38,7 +61,7 @@ inline bool depends(const Op& a, const Op& b, Dep dep) {
 /// event, its spawn/join edge, and every earlier dependent event); each level is sorted. Two
 /// interleavings have the same form iff they are the same Mazurkiewicz trace.
 inline std::string foata(std::span<const Event> trace, std::span<const Decision> decisions,
-                         std::span<const std::string_view> actor_names, Dep dep) {
+                         std::span<const std::string_view> actor_names, const Relation& dep) {
   std::string setup;  // choices made before the first step (actors starting up)
   std::vector<std::string> names(trace.size());
   std::vector<int> level(trace.size(), 0);
@@ -82,7 +105,7 @@ inline std::string foata(std::span<const Event> trace, std::span<const Decision>
 /// Wraps a strategy and canonicalises every completed execution.
 class Canonicalising final : public Strategy {
  public:
-  Canonicalising(Strategy& inner, Dep dep) : inner_(inner), dep_(dep) {}
+  Canonicalising(Strategy& inner, Relation dep) : inner_(inner), dep_(std::move(dep)) {}
   std::string name() const override { return inner_.name(); }
   bool begin_execution() override { return inner_.begin_execution(); }
   ActorId next_actor(const SchedulingPoint& p) override {
@@ -108,7 +131,7 @@ class Canonicalising final : public Strategy {
 
  private:
   Strategy& inner_;
-  Dep dep_;
+  Relation dep_;
   std::vector<std::string_view> names_;
 };
 
@@ -133,7 +156,7 @@ struct Sink {
 
 using ProgramFactory = std::function<Program(Sink*)>;
 
-inline Observed observe(const ProgramFactory& make, Strategy& strategy, Dep dep,
+inline Observed observe(const ProgramFactory& make, Strategy& strategy, const Relation& dep,
                         std::uint64_t max_executions = 0) {
   Sink sink;
   ExploreOptions o;
@@ -198,12 +221,25 @@ class RandomProgram {
   /// optimal DPOR never ends an execution sleep-set blocked).
   /// kLocks: 3 or 4 actors that each touch a shared variable and take the reader-writer lock
   /// (mostly shared) or a mutex: many readers around few writers.
-  enum class Shape : std::uint8_t { kSmall, kWide, kPlain, kLocks };
+  /// kInvariants: programs of the kPlain or the kSmall kind with one or two invariants over two
+  /// variables each
+  /// (v0 + v1 != 3; v1 != v2 unless both are 0), which declare what they read: states DPOR sees
+  /// only if it orders the steps that change those variables.
+  enum class Shape : std::uint8_t { kSmall, kWide, kPlain, kLocks, kInvariants };
 
   explicit RandomProgram(std::uint64_t seed, Shape shape = Shape::kSmall) { generate(seed, shape); }
 
   Program program(Sink* sink) const;
   const std::vector<Script>& actors() const { return actors_; }
+  /// The objects each declared invariant of the program reads (variable i is object i), as
+  /// Relation::invariant_reads.
+  std::vector<std::vector<ObjectId>> invariant_reads() const {
+    std::vector<std::vector<ObjectId>> reads;
+    if (single_invariant_) reads.push_back({0});
+    for (const auto& [a, b] : pair_invariants_)
+      reads.push_back({static_cast<ObjectId>(a), static_cast<ObjectId>(b)});
+    return reads;
+  }
   std::string describe() const;
 
  private:
@@ -213,6 +249,7 @@ class RandomProgram {
   std::vector<Script> actors_;    // top-level actors
   std::vector<Script> children_;  // spawned by kSpawn (index = arg)
   bool single_invariant_ = false;
+  std::vector<std::pair<int, int>> pair_invariants_;  // kInvariants: the variables each reads
 };
 
 inline RandomProgram::Script RandomProgram::make_script(Rng& rng, int length, int depth,
@@ -304,6 +341,17 @@ inline void RandomProgram::generate(std::uint64_t seed, Shape shape) {
     }
     return;
   }
+  if (shape == Shape::kInvariants) {
+    // Half of them plain (reads, writes, updates: many states in between), half of the kSmall mix.
+    const bool only_data = rng.below(2) == 0;
+    const int actors = (only_data ? 3 : 2) + static_cast<int>(rng.below(2));
+    for (int a = 0; a < actors; ++a)
+      actors_.push_back(make_script(
+          rng, 1 + static_cast<int>(rng.below(actors == 2 || only_data ? 3 : 2)), 0, only_data));
+    pair_invariants_.push_back({0, 1});
+    if (rng.below(2) == 0) pair_invariants_.push_back({1, 2});
+    return;
+  }
   const bool wide = shape == Shape::kWide;
   const bool plain = shape == Shape::kPlain;
   const int actors = (wide || plain ? 3 : 2) + static_cast<int>(rng.below(2));
@@ -319,6 +367,8 @@ inline std::string RandomProgram::describe() const {
                                 "rlock",  "runlock", "wlock",  "wunlock", "wait", "choose",
                                 "skipif", "check",   "spawn",  "join",    "local"};
   std::string s;
+  for (const auto& [x, y] : pair_invariants_)
+    s += "invariant over v" + std::to_string(x) + ", v" + std::to_string(y) + "\n";
   auto script = [&](const Script& sc) {
     for (const Instr& in : sc.code)
       s += std::string(names[static_cast<int>(in.kind)]) + "(" + std::to_string(in.arg) + "," +
@@ -441,11 +491,23 @@ inline Program RandomProgram::program(Sink* sink) const {
       ex.spawn("A" + std::to_string(i), [run, &sc](Actor& a) { (*run)(a, sc); });
     }
     if (single_invariant_) {
-      // A property of one object between steps: all its writes conflict, so DPOR checks it soundly.
-      ex.invariant("v0_below_5", [&w, sink]() -> Check {
+      // A property of one object between steps, which it declares it reads.
+      ex.invariant("v0_below_5", {w.vars[0]->id()}, [&w, sink]() -> Check {
         if (w.vars[0]->peek() < 5) return std::nullopt;
         sink->violation = "v0_below_5";
         return "v0 is " + std::to_string(w.vars[0]->peek());
+      });
+    }
+    for (const auto& [x, y] : pair_invariants_) {
+      if (w.vars[static_cast<std::size_t>(x)]->id() != static_cast<ObjectId>(x))
+        throw std::logic_error("variable i must be object i (invariant_reads)");
+      Shared<int>& vx = *w.vars[static_cast<std::size_t>(x)];
+      Shared<int>& vy = *w.vars[static_cast<std::size_t>(y)];
+      const std::string name = x == 0 ? "sum_v0_v1_not_3" : "v1_differs_from_v2";
+      ex.invariant(name, {vx.id(), vy.id()}, [&vx, &vy, first = x == 0]() -> Check {
+        if (first ? vx.peek() + vy.peek() != 3 : (vx.peek() != vy.peek() || vx.peek() == 0))
+          return std::nullopt;
+        return "v = " + std::to_string(vx.peek()) + ", " + std::to_string(vy.peek());
       });
     }
     ex.final_check("record", [&w, &ex, sink]() -> Check {

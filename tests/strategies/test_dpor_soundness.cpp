@@ -1,10 +1,12 @@
 // DPOR against brute force. For every program, plain DFS runs every interleaving; each completed
 // run is canonicalised to its Mazurkiewicz trace (Foata normal form). DPOR must then:
-//   - violate exactly the same properties (step-local checks, a one-object invariant, deadlock,
-//     actor failure),
+//   - violate exactly the same properties (step-local checks, invariants between steps over one
+//     or two objects, which declare what they read, deadlock, actor failure),
 //   - reach exactly the same final states,
 //   - run exactly one completed execution per distinct trace (completed == number of distinct
-//     Foata forms of DFS, and DPOR's own forms are those, each once).
+//     Foata forms of DFS, and DPOR's own forms are those, each once), traces of the relation
+//     DPOR explores under (the declared conflicts, the steps that change what an invariant reads
+//     ordered, and every two state-changing steps under dpor-all-writes).
 #include "explorer/strategies/dpor.hpp"
 #include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
 #include "tests/strategies/oracle.hpp"
@@ -22,10 +24,11 @@ constexpr std::uint64_t kStressBudget = 20'000;
 
 // False when the program is too large for brute force.
 bool check_against_dfs(const ProgramFactory& make, const std::string& what,
-                       DporStrategy::Options options = {},
-                       std::uint64_t budget = kBruteForceBudget) {
-  const Dep dep =
-      options.dependency == DporStrategy::Dependency::kDeclared ? Dep::kDeclared : Dep::kAllWrites;
+                       DporStrategy::Options options = {}, std::uint64_t budget = kBruteForceBudget,
+                       std::vector<std::vector<ObjectId>> invariant_reads = {}) {
+  const Relation dep(
+      options.dependency == DporStrategy::Dependency::kDeclared ? Dep::kDeclared : Dep::kAllWrites,
+      std::move(invariant_reads));
   DfsStrategy dfs;
   const Observed brute = observe(make, dfs, dep, budget);
   if (!brute.exhaustive) return false;
@@ -56,7 +59,8 @@ void check_random_programs(std::uint64_t first, std::uint64_t last,
   for (std::uint64_t seed = first; seed <= last; ++seed) {
     RandomProgram rp(seed, shape);
     if (check_against_dfs([&rp](Sink* s) { return rp.program(s); },
-                          "seed " + std::to_string(seed) + "\n" + rp.describe(), options, budget))
+                          "seed " + std::to_string(seed) + "\n" + rp.describe(), options, budget,
+                          rp.invariant_reads()))
       ++checked;
   }
   INFO("programs checked: " << checked << " of " << last - first + 1);
@@ -212,6 +216,59 @@ TEST_CASE("dpor: spawn, join and choices", "[dpor][spawn]") {
   check_against_dfs(fixed(prog), "spawn/join/choice");
 }
 
+namespace {
+
+// How the invariant of the programs below is registered.
+enum class Reads { kUndeclared, kBoth, kOnlyX };
+
+// A sets x then clears it; B sets y then clears it. Steps on x and on y commute: under the declared
+// accesses alone there is one trace, A's two steps then B's, and the state x = 1, y = 1 exists only
+// in interleavings of it that DPOR does not run. `c_steps` more steps of an actor C write z, which
+// the invariant does not read.
+Program two_flags(Reads reads, int c_steps, bool can_fail) {
+  return [=](Execution& ex) {
+    auto& x = ex.make<Shared<int>>(ex, "x", 0);
+    auto& y = ex.make<Shared<int>>(ex, "y", 0);
+    auto& z = ex.make<Shared<int>>(ex, "z", 0);
+    ex.spawn("A", [&x](Actor& a) {
+      x.write(a, "set", 1);
+      x.write(a, "clear", 0);
+    });
+    ex.spawn("B", [&y](Actor& a) {
+      y.write(a, "set", 1);
+      y.write(a, "clear", 0);
+    });
+    if (c_steps > 0)
+      ex.spawn("C", [&z, c_steps](Actor& a) {
+        for (int i = 0; i < c_steps; ++i)
+          z.write(a, "bump", i + 1);
+      });
+    const int limit = can_fail ? 1 : 2;  // x + y <= 2 always holds
+    auto check = [&x, &y, limit]() -> Check {
+      if (x.peek() + y.peek() <= limit) return std::nullopt;
+      return std::string("x and y are both 1");
+    };
+    if (reads == Reads::kUndeclared)
+      ex.invariant("not both set", check);
+    else if (reads == Reads::kBoth)
+      ex.invariant("not both set", {x.id(), y.id()}, check);
+    else
+      ex.invariant("not both set", {x.id()}, check);
+  };
+}
+
+ExplorationResult explore_with(const Program& prog, Strategy& s) {
+  ExploreOptions o;
+  o.minimize = false;
+  Explorer ex(prog, o);
+  return ex.explore(s);
+}
+
+constexpr DporStrategy::Options kIgnoreInvariants{DporStrategy::Dependency::kDeclared, 0, 4096,
+                                                  DporStrategy::Invariants::kIgnore};
+
+}  // namespace
+
 constexpr DporStrategy::Options kAllWrites{DporStrategy::Dependency::kAllWrites, 0};
 constexpr DporStrategy::Options kSourceDpor{DporStrategy::Dependency::kDeclared, 1};
 // Wakeup sequences cut at 2 steps, and a memory bound of one wakeup step per step (most sequences
@@ -238,9 +295,39 @@ TEST_CASE("dpor is optimal on programs without blocking, choices or violations",
     ++checked;
     DporStrategy dpor;
     blocked += observe(make, dpor, Dep::kDeclared).blocked;
+    CHECK(dpor.optimal());  // the query docs/strategies.md names
   }
   CHECK(checked >= 85);
   CHECK(blocked == 0);
+}
+
+TEST_CASE("DporStrategy::optimal tells whether the weak initials of optimal DPOR applied",
+          "[dpor]") {
+  // With a lock (a blocking operation), the search is source-DPOR guided by wakeup sequences.
+  auto locked = [](Execution& ex) {
+    auto& m = ex.make<Mutex>(ex, "m");
+    auto& x = ex.make<Shared<int>>(ex, "x", 0);
+    for (const char* name : {"A", "B"})
+      ex.spawn(name, [&m, &x](Actor& a) {
+        m.lock(a, "lock");
+        x.update(a, "inc", [](int& v) { ++v; });
+        m.unlock(a, "unlock");
+      });
+  };
+  auto plain = [](Execution& ex) {
+    auto& x = ex.make<Shared<int>>(ex, "x", 0);
+    for (const char* name : {"A", "B"})
+      ex.spawn(name, [&x](Actor& a) { x.update(a, "inc", [](int& v) { ++v; }); });
+  };
+  DporStrategy with_lock;
+  CHECK(explore_with(locked, with_lock).verdict == Verdict::kHolds);
+  CHECK(!with_lock.optimal());
+  CHECK_THAT(with_lock.coverage().description,
+             Catch::Contains("DPOR with sleep sets and wakeup sequences"));
+  DporStrategy without;
+  CHECK(explore_with(plain, without).stats.completed == 2);
+  CHECK(without.optimal());
+  CHECK_THAT(without.coverage().description, Catch::Contains("(optimal DPOR)"));
 }
 
 TEST_CASE("dpor with truncated wakeup sequences agrees too", "[dpor][random]") {
@@ -272,41 +359,108 @@ TEST_CASE("dpor: many more random programs (slow; run by hand)", "[.stress]") {
   check_random_programs(2'000'000, 2'002'000, kAllWrites, kSmall, kStressBudget);
 }
 
-TEST_CASE("invariants between steps: one object is checked soundly; several need dpor-all-writes",
+TEST_CASE("an invariant over two independently written objects is found by dpor",
           "[dpor][invariant]") {
-  // A sets x then clears it; B sets y then clears it. Steps on x and on y commute, so DPOR runs one
-  // interleaving, A's two steps then B's: the state x = 1, y = 1 exists only in interleavings it
-  // treats as equivalent. An invariant over both objects is violated there: DFS and
-  // dpor-all-writes find it, dpor does not (as documented in docs/strategies.md); a final check
-  // or an invariant of one object would be found by all three.
-  auto prog = [](Execution& ex) {
+  DfsStrategy dfs;
+  CHECK(explore_with(two_flags(Reads::kUndeclared, 0, true), dfs).verdict == Verdict::kViolation);
+  // The relation of the declared accesses alone (the default before invariants declared their
+  // reads) misses it: its one trace never passes through x = 1, y = 1.
+  DporStrategy old_default(kIgnoreInvariants);
+  const ExplorationResult missed =
+      explore_with(two_flags(Reads::kUndeclared, 0, true), old_default);
+  CHECK(missed.verdict == Verdict::kHolds);
+  CHECK(missed.stats.executions == 1);
+  // Now: an invariant that declares no reads orders every two state-changing steps...
+  DporStrategy undeclared;
+  CHECK(explore_with(two_flags(Reads::kUndeclared, 0, true), undeclared).verdict ==
+        Verdict::kViolation);
+  CHECK(undeclared.ordered_all_writes_for_invariants());
+  // ...one that declares x and y orders the steps that change them...
+  DporStrategy declared;
+  CHECK(explore_with(two_flags(Reads::kBoth, 0, true), declared).verdict == Verdict::kViolation);
+  CHECK(!declared.ordered_all_writes_for_invariants());
+  // ...and so does dpor-all-writes. A declaration that leaves out y is not enough: the reads must
+  // be complete (the documented rule).
+  DporStrategy all_writes({DporStrategy::Dependency::kAllWrites, 0});
+  CHECK(explore_with(two_flags(Reads::kUndeclared, 0, true), all_writes).verdict ==
+        Verdict::kViolation);
+  DporStrategy incomplete;
+  CHECK(explore_with(two_flags(Reads::kOnlyX, 0, true), incomplete).verdict == Verdict::kHolds);
+}
+
+TEST_CASE("declared invariant reads cost less reduction than none", "[dpor][invariant]") {
+  // A, B: two steps each on x and y, which the invariant reads; C: two steps on z, which it does
+  // not. Every interleaving: 6! / (2! 2! 2!) = 90. Ordering every state-changing step (no reads
+  // declared) keeps all 90; ordering the steps on x and y keeps C(4, 2) = 6 orders of A's and B's
+  // steps, C's commuting with them; the declared accesses alone give 1.
+  const Program undeclared = two_flags(Reads::kUndeclared, 2, false);
+  const Program declared = two_flags(Reads::kBoth, 2, false);
+  DfsStrategy dfs;
+  CHECK(explore_with(undeclared, dfs).stats.completed == 90);
+  DporStrategy all;
+  const ExplorationResult r_all = explore_with(undeclared, all);
+  CHECK(r_all.verdict == Verdict::kHolds);
+  CHECK(r_all.stats.completed == 90);
+  CHECK_THAT(r_all.detail, Catch::Contains("since an invariant declares no reads"));
+  DporStrategy reads;
+  const ExplorationResult r_reads = explore_with(declared, reads);
+  CHECK(r_reads.verdict == Verdict::kHolds);
+  CHECK(r_reads.stats.completed == 6);
+  CHECK(r_reads.stats.blocked == 0);
+  CHECK_THAT(r_reads.detail, Catch::Contains("the steps that change what an invariant reads"));
+  DporStrategy none(kIgnoreInvariants);
+  CHECK(explore_with(declared, none).stats.completed == 1);
+}
+
+TEST_CASE("dpor: random programs with invariants over two objects agree with brute force",
+          "[dpor][invariant][random]") {
+  // Each invariant declares its two variables (oracle.hpp, Shape::kInvariants); brute force takes
+  // its traces over the same relation, and must find the same violations.
+  check_random_programs(50'001, 50'150, {}, RandomProgram::Shape::kInvariants);
+  // Among the same programs, those with a violation that the relation of the declared accesses
+  // alone misses: the check above would fail for them without the invariants' ordering.
+  std::uint64_t missed = 0;
+  for (std::uint64_t seed = 50'001; seed <= 50'150; ++seed) {
+    RandomProgram rp(seed, RandomProgram::Shape::kInvariants);
+    auto make = [&rp](Sink* s) { return rp.program(s); };
+    DfsStrategy dfs;
+    const Observed brute = observe(make, dfs, Dep::kDeclared, kBruteForceBudget);
+    if (!brute.exhaustive) continue;
+    DporStrategy ignoring(kIgnoreInvariants);
+    if (observe(make, ignoring, Dep::kDeclared).violated != brute.violated) ++missed;
+  }
+  CHECK(missed == 9);  // among the programs small enough for brute force
+}
+
+TEST_CASE("invariants are registered the same way in every execution", "[dpor][invariant]") {
+  // The first execution's invariant declares x; the later ones' declare x and y: DPOR's relation
+  // would change under its feet.
+  int runs = 0;
+  auto prog = [&runs](Execution& ex) {
     auto& x = ex.make<Shared<int>>(ex, "x", 0);
     auto& y = ex.make<Shared<int>>(ex, "y", 0);
-    ex.spawn("A", [&x](Actor& a) {
-      x.write(a, "set", 1);
-      x.write(a, "clear", 0);
-    });
-    ex.spawn("B", [&y](Actor& a) {
-      y.write(a, "set", 1);
-      y.write(a, "clear", 0);
-    });
-    ex.invariant("not both set", [&x, &y]() -> Check {
-      if (x.peek() == 1 && y.peek() == 1) return std::string("x and y are both 1");
-      return std::nullopt;
-    });
+    ex.spawn("A", [&x](Actor& a) { x.write(a, "w", 1); });
+    ex.spawn("B", [&x](Actor& a) { x.write(a, "w", 2); });
+    std::vector<ObjectId> reads{x.id()};
+    if (runs++ > 0) reads.push_back(y.id());
+    ex.invariant("x", std::move(reads), [] { return Check(); });
   };
-  auto verdict = [&](Strategy& s) {
-    ExploreOptions o;
-    o.minimize = false;
-    Explorer ex(prog, o);
-    return ex.explore(s).verdict;
+  DporStrategy dpor;
+  Explorer ex(prog);
+  CHECK_THROWS_WITH(ex.explore(dpor), Catch::Contains("registered other invariants"));
+}
+
+TEST_CASE("an invariant declaring an unregistered object is refused", "[dpor][invariant]") {
+  auto prog = [](Execution& ex) {
+    auto& x = ex.make<Shared<int>>(ex, "x", 0);
+    ex.spawn("A", [&x](Actor& a) { x.write(a, "w", 1); });
+    ex.invariant("x", {x.id() + 5}, [] { return Check(); });
   };
   DfsStrategy dfs;
-  DporStrategy dpor;
-  DporStrategy all_writes({DporStrategy::Dependency::kAllWrites, 0});
-  CHECK(verdict(dfs) == Verdict::kViolation);
-  CHECK(verdict(all_writes) == Verdict::kViolation);
-  CHECK(verdict(dpor) == Verdict::kHolds);
+  Explorer ex(prog);
+  CHECK_THROWS_WITH(ex.explore(dfs),
+                    "invariant 'x' declares a read of object 5, which is not "
+                    "registered in this execution");
 }
 
 TEST_CASE("the same DPOR exploration twice gives byte-identical JSON", "[dpor][determinism]") {

@@ -1,0 +1,111 @@
+// How to explore: a scenario's "exploration" section, the command-line options that override it,
+// and the "options" a counterexample trace records, all derived from one table of keys. The table
+// is the exploration's own keys (strategy, seed, budgets, minimisation) followed by the parameters
+// of the strategy registry (explorer/strategies/factory.hpp): a parameter declared there becomes a
+// scenario key, a flag, an override, a trace option, a property of the JSON Schema and a row of the
+// docs tables with no other change. See docs/scenario-format.md and docs/cli.md.
+#pragma once
+
+#include "explorer/explorer.hpp"
+#include "explorer/json_reader.hpp"
+#include "explorer/strategies/factory.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace interleave::cli {
+
+/// How to explore: the scenario's "exploration" section, possibly overridden on the command line.
+/// The same keys are recorded as "options" in every counterexample trace.
+struct ExplorationSettings {
+  std::string strategy = default_strategy_name();  ///< one of strategy_names()
+  std::uint64_t seed = 0;                          ///< seed of the seeded strategies (random, pct)
+  /// 0: unlimited; reaching it makes the verdict incomplete. Also the number of executions of the
+  /// sampling strategies (random, pct; 0 there means StrategySpec's default).
+  std::uint64_t max_executions = 0;
+  std::uint64_t max_steps = ExploreOptions{}.max_steps;  ///< steps per execution
+  double time_budget_seconds = 0;                        ///< 0: unlimited
+  bool all_violations = false;  ///< keep exploring: one counterexample per violated invariant
+  /// Minimise each counterexample (fewest preemptions, then fewest steps) before reporting it.
+  bool minimize = ExploreOptions{}.minimize;
+  /// Every parameter of the strategy registry (strategy_parameters()) by key, at its default
+  /// unless set.
+  std::map<std::string, std::uint64_t, std::less<>> parameters = default_parameters();
+
+  /// The value of a strategy parameter (std::out_of_range for a key the registry does not have).
+  std::uint64_t parameter(std::string_view key) const;
+  static std::map<std::string, std::uint64_t, std::less<>> default_parameters();
+
+  friend bool operator==(const ExplorationSettings&, const ExplorationSettings&) = default;
+};
+
+/// One key of the "exploration" section.
+struct ExplorationKey {
+  enum class Type : std::uint8_t { kStrategy, kUnsigned, kNumber, kBoolean };
+  std::string key;
+  Type type = Type::kUnsigned;
+  std::uint64_t min = 0, max = 0;         ///< kUnsigned: the range
+  double min_number = 0, max_number = 0;  ///< kNumber: the range
+  nlohmann::json default_value;           ///< ExplorationSettings{}'s value
+  std::string help;                       ///< what it means, one phrase
+  /// The strategies that read it; empty for the exploration's own keys. Shown before the help.
+  std::vector<std::string> strategies;
+  /// The command-line option that overrides it, e.g. "--max-steps"; for a boolean key it is a
+  /// switch that sets `switch_value`, described by `switch_help`.
+  std::string flag;
+  std::string value_name;  ///< the option's value in --help, e.g. "N"
+  bool switch_value = false;
+  std::string switch_help;
+
+  /// "<strategies>: <help>" (or just the help): the meaning, as the schema and the docs give it.
+  std::string description() const;
+};
+
+/// The table: strategy, seed, max_executions, max_steps, time_budget_seconds, all_violations,
+/// minimize, then the strategy registry's parameters in its order (max_preemptions, pct_depth,
+/// pct_steps).
+const std::vector<ExplorationKey>& exploration_keys();
+
+nlohmann::json to_json(const ExplorationSettings& s);
+/// Reads an "exploration" object (every key optional, defaults from `defaults`). Unknown keys,
+/// wrong types, out-of-range values and unknown strategies are InputErrors with the JSON path.
+ExplorationSettings exploration_from_json(const JsonReader& r,
+                                          const ExplorationSettings& defaults = {});
+
+/// Command-line overrides of a scenario's exploration settings: key -> value, for the keys whose
+/// option was given (already checked against the key's type and range). Unset ones keep the
+/// scenario's.
+struct ExplorationOverrides {
+  std::map<std::string, nlohmann::json, std::less<>> values;
+};
+
+/// Declares one option per key of the table on `command` (--strategy NAME, --seed N, ...), each
+/// writing `overrides` when given.
+void add_exploration_options(CLI::App& command, ExplorationOverrides& overrides);
+ExplorationSettings apply_overrides(ExplorationSettings settings, const ExplorationOverrides& o);
+
+/// The strategy the settings name. Throws UsageError for impossible parameters.
+std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings);
+/// The engine options (bounds, budgets, stop at first violation) of the settings.
+ExploreOptions explore_options_for(const ExplorationSettings& settings);
+
+// ---- derived documents (held against the shipped files by tests/cli/test_exploration.cpp) ----
+
+/// The JSON Schema of the "exploration" object: scenario.schema.json's $defs/exploration.
+nlohmann::ordered_json exploration_schema();
+/// The Markdown table of the exploration keys in docs/scenario-format.md.
+std::string exploration_keys_markdown();
+/// The Markdown table of the exploration options of `interleave check` in docs/cli.md.
+std::string exploration_options_markdown();
+/// The Markdown table of the strategies in docs/strategies.md.
+std::string strategies_markdown();
+
+}  // namespace interleave::cli
