@@ -44,7 +44,7 @@ TEST_CASE("a recycled fiber runs its body again, from the start, on the same sta
   f.reset();
 }
 
-TEST_CASE("recycling a suspended fiber unwinds it; the next run starts afresh", "[fiber]") {
+TEST_CASE("recycling a suspended fiber unwinds it, the next run starts afresh", "[fiber]") {
   StackPool pool(64 * 1024);
   int destroyed = 0;
   int runs = 0;

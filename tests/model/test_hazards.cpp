@@ -26,7 +26,7 @@ WorldConfig one_task(const std::string& preset, bool sync = false,
 
 }  // namespace
 
-TEST_CASE("hazard 1: starrocks-4.1.1 drops a live TaskRun's staging table; the sink fails",
+TEST_CASE("hazard 1: starrocks-4.1.1 drops a live TaskRun's staging table, the sink fails",
           "[hazard][h1]") {
   const WorldConfig w = one_task("starrocks-4.1.1");
   const auto r = test::find_violations(w, 2000);
@@ -58,7 +58,7 @@ TEST_CASE("hazard 2: the partial fix (RUN only) misses a sync run before S3", "[
   CHECK(test::all_replay(w, r));
 }
 
-TEST_CASE("hazard 3: pr-79339 leaves the S2a..S3 window open; register-then-start closes it",
+TEST_CASE("hazard 3: pr-79339 leaves the S2a..S3 window open, register-then-start closes it",
           "[hazard][h3]") {
   SECTION("pr-79339, async run: the pass snapshots RUN and SYNC before S3") {
     const WorldConfig w = one_task("pr-79339");
@@ -235,7 +235,7 @@ TEST_CASE("hazard 8: createTime compared across FEs defeats the guard", "[hazard
   }
 }
 
-TEST_CASE("hazard 9: a kill lets the cleaner drop the run's table; E6 is then a no-op",
+TEST_CASE("hazard 9: a kill lets the cleaner drop the run's table, E6 is then a no-op",
           "[hazard][h9]") {
   // register-then-start closes hazard 3 and the atomic add closes the check-then-act a killed
   // run's executor would still race (hazard 10), so what is left is the kill itself.

@@ -77,7 +77,7 @@ TEST_CASE("filesystem(N): published trace counts", "[dpor][literature]") {
   CHECK(dpor_counts(literature::filesystem(19)).completed == 64);
 }
 
-TEST_CASE("the largest published sizes (slow; run by hand or by the benchmark)", "[.slow]") {
+TEST_CASE("the largest published sizes (slow, run by hand or by the benchmark)", "[.slow]") {
   CHECK(dpor_counts(literature::lastzero(15)).completed == 147456);
   CHECK(dpor_counts(literature::indexer(15)).completed == 4096);
 }

@@ -94,7 +94,7 @@ TEST_CASE("dpor: independent actors run once", "[dpor]") {
   CHECK(dpor.races() == 0);
 }
 
-TEST_CASE("dpor: two writers of one object give 2 traces; readers commute", "[dpor]") {
+TEST_CASE("dpor: two writers of one object give 2 traces, readers commute", "[dpor]") {
   // W1 and W2 write x; R reads x. Traces: the order of W1, W2 (2) times where R sits relative to
   // them (before both, between, after both: 3) = 6.
   auto prog = [](Execution& ex) {
@@ -346,7 +346,7 @@ TEST_CASE("dpor-all-writes: random programs agree with brute force", "[dpor][ran
   check_random_programs(100'001, 100'100, kAllWrites);
 }
 
-TEST_CASE("dpor: many more random programs (slow; run by hand)", "[.stress]") {
+TEST_CASE("dpor: many more random programs (slow, run by hand)", "[.stress]") {
   const auto kSmall = RandomProgram::Shape::kSmall;
   check_random_programs(1'000'000, 1'010'000, {}, kSmall, kStressBudget);
   check_random_programs(3'000'000, 3'005'000, {}, kWide, kStressBudget);
