@@ -179,6 +179,49 @@ TEST_CASE("dpor: a wait made true by one writer and false by another", "[dpor][w
   CHECK(r.stats.deadlocked == 1);
 }
 
+TEST_CASE("dpor: a blocked operation is checked afresh once the execution it was checked in is left",
+          "[dpor][wait]") {
+  // Found by the lease-lock model. A and B each take a lock (waiting while it is held) and release
+  // it; a clock waits for a holder (or for both to be done) and expires the lease. The violation
+  // needs B to acquire first and the clock to expire B's lease at once. The clock is blocked at
+  // the state after B's release both in an early execution (A first) and in the one that puts B
+  // first: its races there were once taken as checked because an earlier execution had checked it
+  // at that depth, against steps this execution does not share, and DPOR said "holds" in 7
+  // executions where DFS finds the violation.
+  auto prog = [](Execution& ex) {
+    struct Lock {
+      ObjectId id;
+      int holder = 0, first = 0, done = 0;
+    };
+    auto& lock = ex.make<Lock>();
+    lock.id = ex.object("lock");
+    for (const int me : {1, 2})
+      ex.spawn(me == 1 ? "A" : "B", [&lock, me](Actor& a) {
+        a.wait_until("acquire", {read_modify_write(lock.id)}, [&lock] { return lock.holder == 0; });
+        lock.holder = me;
+        if (lock.first == 0) lock.first = me;
+        a.step("release", {read_modify_write(lock.id)});
+        if (lock.holder == me) lock.holder = 0;
+        ++lock.done;
+      });
+    ex.spawn("clock", [&lock](Actor& a) {
+      a.wait_until("expire", {read_modify_write(lock.id)},
+                   [&lock] { return lock.holder != 0 || lock.done == 2; });
+      if (lock.holder == 2 && lock.first == 2) a.violation("expired_b", "B's first lease expired");
+      lock.holder = 0;
+    });
+  };
+  ExploreOptions o;
+  o.minimize = false;
+  Explorer ex(prog, o);
+  DporStrategy dpor;
+  const ExplorationResult r = ex.explore(dpor);
+  REQUIRE(r.verdict == Verdict::kViolation);
+  REQUIRE(r.counterexamples.size() == 1);
+  CHECK(r.counterexamples.front().invariant == "expired_b");
+  check_against_dfs(fixed(prog), "lease expiry after the second acquirer goes first");
+}
+
 TEST_CASE("dpor: reader-writer lock races between shared and exclusive holders", "[dpor][rwlock]") {
   auto prog = [](Execution& ex) {
     auto& l = ex.make<RwLock>(ex, "rw");

@@ -39,6 +39,12 @@ class Races {
   /// At the end of an execution: the first one's races (in order, each against the steps before
   /// it), then, if it was cut short, the races of the operations left pending.
   void end_execution(SearchState& s, const ExecutionRecord& record);
+  /// The next execution keeps only the first `kept` events of this one: a blocked operation
+  /// checked at a later state was checked against events that are gone, so it is checked afresh.
+  void truncate(std::uint32_t kept) {
+    for (std::int32_t& at : checked_at_)
+      if (at >= static_cast<std::int32_t>(kept)) at = -1;
+  }
 
  private:
   // Joins into `c` the clocks of the latest accesses before event `end` that conflict with `op`.
@@ -52,7 +58,8 @@ class Races {
   void pending_races(SearchState& s, ActorId actor, const Op& op, std::uint32_t end);
 
   Reversal reversal_;
-  // Per actor: the number of events when its blocked operation was last checked (-1: never).
+  // Per actor: the number of events when its blocked operation was last checked in this execution
+  // (-1: never, or only at a state of an earlier execution that this one does not share).
   std::array<std::int32_t, kMaxActors> checked_at_{};
   struct Deferred {
     ActorId actor;
