@@ -225,7 +225,11 @@ class RandomProgram {
   /// variables each
   /// (v0 + v1 != 3; v1 != v2 unless both are 0), which declare what they read: states DPOR sees
   /// only if it orders the steps that change those variables.
-  enum class Shape : std::uint8_t { kSmall, kWide, kPlain, kLocks, kInvariants };
+  /// kWaits: 3 or 4 actors of 2 or 3 waits, writes, updates, checks and a mutex over two
+  /// variables: operations that block and unblock again and again, each blocked at the same depth
+  /// in many executions (what the lease-lock model needed to find a defect of DPOR's race checks
+  /// for blocked operations, which no other shape reached).
+  enum class Shape : std::uint8_t { kSmall, kWide, kPlain, kLocks, kInvariants, kWaits };
 
   explicit RandomProgram(std::uint64_t seed, Shape shape = Shape::kSmall) { generate(seed, shape); }
 
@@ -337,6 +341,33 @@ inline void RandomProgram::generate(std::uint64_t seed, Shape shape) {
         sc.code.push_back({Kind::kUnlock, 0, 0});
       }
       if (rng.below(3) == 0) sc.code.push_back({Kind::kUpdate, 1 - var, 2});
+      actors_.push_back(sc);
+    }
+    return;
+  }
+  if (shape == Shape::kWaits) {
+    const int actors = 3 + static_cast<int>(rng.below(2));
+    for (int a = 0; a < actors; ++a) {
+      Script sc;
+      const int length = 2 + static_cast<int>(rng.below(2));
+      for (int i = 0; i < length; ++i) {
+        const int var = static_cast<int>(rng.below(2));
+        const int k = static_cast<int>(rng.below(2)) + 1;
+        const auto r = rng.below(10);
+        if (r < 4) {
+          sc.code.push_back({Kind::kWait, var, k});
+        } else if (r < 6) {
+          sc.code.push_back({Kind::kWrite, var, static_cast<int>(rng.below(3))});  // may lower it
+        } else if (r < 8) {
+          sc.code.push_back({Kind::kUpdate, var, k});
+        } else if (r < 9) {
+          sc.code.push_back({Kind::kCheck, var, static_cast<int>(rng.below(3)) + 1});
+        } else {
+          sc.code.push_back({Kind::kLock, 0, 0});
+          sc.code.push_back({Kind::kUpdate, var, k});
+          sc.code.push_back({Kind::kUnlock, 0, 0});
+        }
+      }
       actors_.push_back(sc);
     }
     return;
