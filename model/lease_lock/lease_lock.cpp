@@ -21,11 +21,12 @@ class LockService {
   int acquire(Actor& a) {
     a.wait_until("acquire", {read_modify_write(id_)}, [this] { return holder_ == 0; });
     if (!believers_.empty()) a.cover(kTwoClientsHoldTheLock.name);
-    if (a.tracing() && !believers_.empty())
-      a.note(believers_.front() + ", whose lease expired, still believes it holds the lock");
-    believers_.push_back(a.name());
     owner_.push_back(a.name());
     holder_ = static_cast<int>(owner_.size());
+    if (a.tracing())
+      a.note("granted lease " + std::to_string(holder_) +
+             (believers_.empty() ? "" : "; " + believers_.front() + " still believes it holds"));
+    believers_.push_back(a.name());
     return holder_;
   }
   /// Whether `lease` is still in force (what a client may ask before it writes).
@@ -45,7 +46,7 @@ class LockService {
       a.violation(kReleasedAnotherClientsLock.name,
                   a.name() + " deleted the lock while " + lease_name(holder_) + " held it");
     if (a.tracing() && !other) a.note(holder_ == 0 ? "no lock to delete" : "deleted its lock");
-    if (!other) holder_ = 0;
+    if (!other || plain_delete) holder_ = 0;
   }
   /// The lease clock: waits until a lease is in force, and expires it (true), or until every
   /// client has released (false).
