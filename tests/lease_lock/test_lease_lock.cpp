@@ -13,6 +13,7 @@
 
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <set>
 #include <string>
 
@@ -364,4 +365,35 @@ TEST_CASE("lease-lock: the model stays under 300 lines of C++", "[lease-lock]") 
   }
   CHECK(files == 3);
   CHECK(lines < 300);
+}
+
+TEST_CASE("lease-lock: docs/writing-a-model.md quotes the sources verbatim",
+          "[lease-lock][docs]") {
+  const auto slurp = [](const std::string& path) {
+    std::ifstream in(kSource + "/" + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return in ? text.str() : std::string("(missing)");
+  };
+  std::istringstream doc(slurp("docs/writing-a-model.md"));
+  const std::string marker = "<!-- from: ";
+  std::size_t quoted = 0;
+  std::string from;  // the file the next code block quotes ("" if none was named)
+  for (std::string line; std::getline(doc, line);) {
+    if (line.starts_with(marker)) {
+      from = line.substr(marker.size(), line.find(" -->") - marker.size());
+      continue;
+    }
+    if (line != "```cpp" && line != "```json") continue;
+    // A C++ or JSON block: it must name its file, and be in it as it stands.
+    INFO("a " << line.substr(3) << " block quoting " << (from.empty() ? "no file" : from));
+    REQUIRE_FALSE(from.empty());
+    std::string block;
+    for (std::string l; std::getline(doc, l) && l != "```";)
+      block += l + "\n";
+    CHECK(slurp(from).find(block) != std::string::npos);
+    ++quoted;
+    from.clear();
+  }
+  CHECK(quoted >= 8);
 }
