@@ -75,6 +75,7 @@ bool DporStrategy::begin_execution() {
     resuming_ = false;
   }
   s_.truncate_events(n.event);
+  races_.truncate(n.event, n.kind == Decision::Kind::kActor);
   s_.actors.known().for_each([&](ActorId a) {
     if (s_.spawned_at[a] >= forget_spawned) s_.actors.forget(a);
   });

@@ -479,3 +479,49 @@ TEST_CASE("the same DPOR exploration twice gives byte-identical JSON", "[dpor][d
     CHECK(first == once());
   }
 }
+
+TEST_CASE("dpor checks a blocked operation again in each execution (the lease lock reduced)",
+          "[dpor][blocking]") {
+  // Two clients acquire a lock (blocking while it is held) and release it; a lease clock waits for
+  // a lease in force (or both clients done) and expires it. Violated only when the clock expires
+  // B's lease with B the first to acquire: a trace of the second branch at the root. DPOR used to
+  // take a blocked operation's check at a state of an earlier execution as done in the next one,
+  // missed this trace and said "holds" (found by model/lease_lock/; Races::truncate).
+  const Program program = [](Execution& ex) {
+    struct Lock {
+      ObjectId id;
+      int holder = 0, first = 0, done = 0;
+    };
+    auto& lock = ex.make<Lock>();
+    lock.id = ex.object("lock");
+    for (const int me : {1, 2})
+      ex.spawn(me == 1 ? "A" : "B", [&lock, me](Actor& a) {
+        a.wait_until("acquire", {read_modify_write(lock.id)}, [&lock] { return lock.holder == 0; });
+        lock.holder = me;
+        if (lock.first == 0) lock.first = me;
+        a.step("release", {read_modify_write(lock.id)});
+        if (lock.holder == me) lock.holder = 0;
+        ++lock.done;
+      });
+    ex.spawn("clock", [&lock](Actor& a) {
+      a.wait_until("expire", {read_modify_write(lock.id)},
+                   [&lock] { return lock.holder != 0 || lock.done == 2; });
+      if (lock.holder == 2 && lock.first == 2) a.violation("expired_b", "B's first lease expired");
+      lock.holder = 0;
+    });
+  };
+  // DFS: 8 executions, the last of them (B acquires, the clock expires its lease) the violation.
+  Explorer dfs_explorer(program);
+  DfsStrategy dfs;
+  const ExplorationResult by_dfs = dfs_explorer.explore(dfs);
+  REQUIRE(by_dfs.verdict == Verdict::kViolation);
+  CHECK(by_dfs.stats.executions == 8);
+  // DPOR: one execution per trace, 5 with A first, 3 with B first (the third the violation).
+  Explorer dpor_explorer(program);
+  DporStrategy dpor;
+  const ExplorationResult by_dpor = dpor_explorer.explore(dpor);
+  CHECK(by_dpor.verdict == Verdict::kViolation);
+  CHECK(by_dpor.stats.executions == 8);
+  REQUIRE(by_dpor.counterexamples.size() == 1);
+  CHECK(by_dpor.counterexamples.front().invariant == "expired_b");
+}

@@ -34,6 +34,14 @@ class Races {
   /// Analyses the step `ev`, the next event of the current execution: its clock, its accesses in
   /// the histories, and (after the first execution) its races.
   void process_event(SearchState& s, const Event& ev);
+  /// A new execution keeps the first `kept` events of the last one (and the state after them,
+  /// unless it resumes at a choice inside the last kept step): a blocked operation checked at a
+  /// later state was checked in another execution, and must be checked again.
+  void truncate(std::uint32_t kept, bool state_kept) {
+    const auto last_valid = static_cast<std::int32_t>(kept) - (state_kept ? 0 : 1);
+    for (std::int32_t& at : checked_at_)
+      if (at > last_valid) at = -1;
+  }
   /// At a new scheduling point: race detection for the operations blocked there.
   void check_blocked(SearchState& s, const SchedulingPoint& point);
   /// At the end of an execution: the first one's races (in order, each against the steps before
