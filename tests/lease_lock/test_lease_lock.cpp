@@ -132,14 +132,14 @@ TEST_CASE("lease-lock: without fencing tokens the stale write lands, with them i
   CHECK(unfenced.verdict == Verdict::kViolation);
   CHECK(violated(unfenced) == std::set<std::string>{kStale});
   CHECK(reached(unfenced) == std::set<std::string>{kOverlap, kStaleArrived});
-  CHECK(unfenced.stats.executions == 9);
+  CHECK(unfenced.stats.executions == 14);
 
   const ExplorationResult fenced = explore({{"fencing_tokens", true}});
   CHECK(fenced.verdict == Verdict::kHolds);
   CHECK(violated(fenced).empty());
   // Not vacuous: the overlap and the stale write that fencing rejects were explored.
   CHECK(reached(fenced) == std::set<std::string>{kOverlap, kStaleArrived});
-  CHECK(fenced.stats.executions == 9);
+  CHECK(fenced.stats.executions == 14);
 }
 
 TEST_CASE("lease-lock: each knob changes the verdict it should", "[lease-lock]") {
@@ -171,12 +171,12 @@ TEST_CASE("lease-lock: dpor and dfs agree on verdict, violated properties and go
     std::uint64_t dfs_executions, dpor_executions;
   };
   const std::vector<Case> cases = {
-      {{{"fencing_tokens", false}}, 32, 9},
-      {{{"fencing_tokens", true}}, 34, 9},
-      {{{"check_lease_before_write", true}}, 76, 20},
-      {{{"fencing_tokens", true}, {"release", "delete"}}, 34, 9},
-      {{{"clients", 3}, {"lease_expiries", 2}, {"fencing_tokens", true}}, 4776, 508},
-      {{{"clients", 3}, {"lease_expiries", 2}, {"check_lease_before_write", true}}, 23382, 3908},
+      {{{"fencing_tokens", false}}, 32, 14},
+      {{{"fencing_tokens", true}}, 34, 14},
+      {{{"check_lease_before_write", true}}, 76, 34},
+      {{{"fencing_tokens", true}, {"release", "delete"}}, 34, 14},
+      {{{"clients", 3}, {"lease_expiries", 2}, {"fencing_tokens", true}}, 4776, 624},
+      {{{"clients", 3}, {"lease_expiries", 2}, {"check_lease_before_write", true}}, 23382, 4226},
   };
   for (const Case& c : cases) {
     DYNAMIC_SECTION(c.section.dump()) {
@@ -215,52 +215,16 @@ TEST_CASE("lease-lock: the traces are the ones counted by hand, and dfs runs int
   CHECK(traces_of({{"clients", 3}, {"lease_expiries", 2}, {"fencing_tokens", true}}, "dfs") == 624);
 }
 
-// A defect of the engine this model found: DPOR runs 9 executions on the 14 traces above (508 on
-// 624 with three clients). It misses the traces in which the client that acquired the lock second
-// in its first execution acquires it first and its lease expires before it releases. The verdicts
-// here do not change (the clients are symmetric), but the reduced program of the next test has a
-// property only those traces violate, and DPOR says it holds. Marked [!shouldfail]: it passes
-// while DPOR misses them and fails, to be unmarked, once it does not.
-TEST_CASE("lease-lock: dpor runs one execution per trace",
-          "[lease-lock][traces][!shouldfail]") {
+// DPOR runs one execution per trace, on the traces counted above. (It ran 9 of the 14 before
+// Races::truncate: a blocked operation's check at a state of an earlier execution was taken as
+// done in the next one, so the expiry of the lease of the client acquiring first in the second
+// branch was never tried; tests/strategies has the reduced program.)
+TEST_CASE("lease-lock: dpor runs one execution per trace", "[lease-lock][traces]") {
   CHECK(explore({{"fencing_tokens", true}}, "dpor").stats.executions == 14);
   CHECK(traces_of({{"fencing_tokens", true}}, "dpor") == 14);
-}
-
-TEST_CASE("lease-lock: dpor finds a violation only the other first acquirer reaches",
-          "[lease-lock][traces][!shouldfail]") {
-  // The lease lock reduced: two clients acquire (blocking while the lock is held) and release; the
-  // clock waits for a lease in force (or both clients done) and expires it. Violated when the
-  // clock expires the lease of B, having B acquired first.
-  const Program program = [](Execution& ex) {
-    struct Lock {
-      ObjectId id;
-      int holder = 0, first = 0, done = 0;
-    };
-    auto& lock = ex.make<Lock>();
-    lock.id = ex.object("lock");
-    for (const int me : {1, 2})
-      ex.spawn(me == 1 ? "A" : "B", [&lock, me](Actor& a) {
-        a.wait_until("acquire", {read_modify_write(lock.id)}, [&lock] { return lock.holder == 0; });
-        lock.holder = me;
-        if (lock.first == 0) lock.first = me;
-        a.step("release", {read_modify_write(lock.id)});
-        if (lock.holder == me) lock.holder = 0;
-        ++lock.done;
-      });
-    ex.spawn("clock", [&lock](Actor& a) {
-      a.wait_until("expire", {read_modify_write(lock.id)},
-                   [&lock] { return lock.holder != 0 || lock.done == 2; });
-      if (lock.holder == 2 && lock.first == 2) a.violation("expired_b", "B's first lease expired");
-      lock.holder = 0;
-    });
-  };
-  Explorer dfs_ex(program);
-  auto dfs = make_strategy(StrategySpec{"dfs"});
-  REQUIRE(dfs_ex.explore(*dfs).verdict == Verdict::kViolation);
-  Explorer dpor_ex(program);
-  auto dpor = make_strategy(StrategySpec{"dpor"});
-  CHECK(dpor_ex.explore(*dpor).verdict == Verdict::kViolation);
+  const json three = {{"clients", 3}, {"lease_expiries", 2}, {"fencing_tokens", true}};
+  CHECK(explore(three, "dpor").stats.executions == 624);
+  CHECK(traces_of(three, "dpor") == 624);
 }
 
 TEST_CASE("lease-lock: the counterexample is Kleppmann's timeline", "[lease-lock]") {
