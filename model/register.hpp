@@ -6,7 +6,8 @@
 
 namespace interleave {
 
-/// Adds the driver of every model: "starrocks-temp-tables" (model/starrocks/).
+/// Adds the driver of every model: "starrocks-temp-tables" (model/starrocks/) and "lease-lock"
+/// (model/lease_lock/).
 void register_models(ModelRegistry& registry);
 
 }  // namespace interleave

@@ -220,6 +220,7 @@ TEST_CASE("dpor: a blocked operation is checked afresh once the execution it was
   DporStrategy dpor;
   const ExplorationResult r = ex.explore(dpor);
   REQUIRE(r.verdict == Verdict::kViolation);
+  CHECK(r.stats.executions == 8);  // one per trace: 5 with A first, 3 with B first (the last)
   REQUIRE(r.counterexamples.size() == 1);
   CHECK(r.counterexamples.front().invariant == "expired_b");
   check_against_dfs(fixed(prog), "lease expiry after the second acquirer goes first");

@@ -1,0 +1,63 @@
+// The lease-lock model: a lock service granting leases, clients writing to a storage service
+// under the lock, and a process pause that outlives the lease (M. Kleppmann, "How to do
+// distributed locking", 2016); the fix is his fencing tokens (Chubby's sequencers). Walked
+// through in docs/writing-a-model.md. This header holds the configuration, the table of knobs
+// (driver.cpp) and the table of properties and goals; the services, the actors and the
+// program are in lease_lock.cpp, the ModelDriver driver.cpp.
+#pragma once
+
+#include "explorer/model_driver.hpp"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace interleave::lease_lock {
+
+/// A scenario's configuration; every default is the unfixed system of Kleppmann's figure.
+struct Config {
+  int clients = 2;         ///< client1..clientN, each acquires, writes once, releases
+  int lease_expiries = 1;  ///< leases the lock service may let expire
+  bool fencing_tokens = false;
+  bool check_lease_before_write = false;
+  bool plain_delete = false;  ///< release is DEL, not compare-and-delete
+};
+
+/// A knob: its key, default (a boolean, an integer or a string), range or values, meaning and
+/// source. The parser, `list` and the schema test derive from the table knobs() (driver.cpp).
+struct Knob {
+  std::string_view key;
+  nlohmann::json fallback;
+  int min = 0, max = 0;  // integer knobs
+  std::string_view description, source;
+  std::vector<std::string> values;  // string knobs
+};
+const std::vector<Knob>& knobs();
+
+/// A property or a coverage goal: its name, where it is checked, what it means.
+struct Fact {
+  std::string_view name, checked, description;
+};
+inline constexpr Fact kStaleWriteOverwroteNewer{
+    "stale_write_overwrote_newer", "after every step (an invariant that reads: storage)",
+    "the storage holds data written under an older lease than data it accepted before"};
+inline constexpr Fact kReleasedAnotherClientsLock{
+    "released_another_clients_lock", "in a client's release step (Actor::violation)",
+    "a client deleted the lock while another client's lease held it"};
+inline constexpr Fact kTwoClientsHoldTheLock{
+    "two_clients_hold_the_lock", "at a client's acquire",
+    "a lease was granted while a client whose lease expired had not released it (it still "
+    "believes it holds the lock): the dangerous overlap"};
+inline constexpr Fact kStaleWriteAfterNewerWrite{
+    "stale_write_after_newer_write", "at a client's write",
+    "a write under an expired lease reached the storage after a write under a newer lease"};
+inline constexpr Fact kProperties[] = {kStaleWriteOverwroteNewer, kReleasedAnotherClientsLock};
+inline constexpr Fact kCoverageGoals[] = {kTwoClientsHoldTheLock, kStaleWriteAfterNewerWrite};
+
+/// The program of a configuration: the objects, the clients, the lease clock, the properties.
+Program make_program(const Config& cfg);
+/// The ModelDriver "lease-lock", owning the scenario section "lease_lock".
+std::unique_ptr<ModelDriver> make_lease_lock_driver();
+
+}  // namespace interleave::lease_lock
