@@ -1,5 +1,8 @@
 #include "reports/cli/text.hpp"
 
+#include "reports/causal_slice.hpp"
+#include "reports/text_util.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -42,6 +45,48 @@ std::string format_steps(const std::vector<TraceStep>& steps, const std::string&
   return out;
 }
 
+std::string format_counterexample(const reports::TraceDocument& doc, const std::string& indent,
+                                 bool full) {
+  const Counterexample& c = doc.counterexample;
+  const reports::CausalSlice slice = reports::causal_slice(doc);
+  std::string out = indent + reports::describe_violation(c, Wording::kConsole) + "\n";
+  if (doc.race)
+    out += indent + "the race: " + reports::describe_race(c, *doc.race) + "\n";
+  else if (!c.steps.empty())
+    out += indent +
+           "the race: none found (no swap of two dependent steps of the slice makes every "
+           "property hold)\n";
+  // The steps shown, each with its marks.
+  std::vector<TraceStep> shown;
+  std::map<std::size_t, std::string> marks;
+  for (std::size_t p = 0; p < c.steps.size(); ++p) {
+    if (!full && !slice.involved[p]) continue;
+    const std::size_t index = c.steps[p].index;
+    shown.push_back(c.steps[p]);
+    std::string mark;
+    if (slice.violating == p) mark = "violation";
+    if (doc.race && (doc.race->first == index || doc.race->second == index))
+      mark += std::string(mark.empty() ? "" : ", ") + "the race";
+    if (!mark.empty()) marks[index] = mark;
+  }
+  std::string steps = format_steps(shown, indent + "  ");
+  // Marks after the lines of their steps (format_steps marks one step only).
+  std::string marked;
+  std::size_t line_start = 0;
+  for (const TraceStep& st : shown) {
+    const std::size_t end = steps.find('\n', line_start);
+    std::string line = steps.substr(line_start, end - line_start);
+    line_start = end + 1;
+    if (const auto it = marks.find(st.index); it != marks.end()) line += "  <-- " + it->second;
+    marked += line + "\n";
+  }
+  out += marked;
+  if (!full)
+    for (const reports::CausalSlice::Folded& f : slice.folded)
+      out += indent + "  " + reports::describe_folded(f) + "\n";
+  return out;
+}
+
 std::string describe_search(const ExplorationResult& r) {
   return plural(r.stats.executions, "execution") + ", " + plural(r.stats.steps, "step") + "; " +
          r.detail;
@@ -73,12 +118,19 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
   }
   out += "\n";
   if (quiet) return out;
+  if (!scenario.description.empty())
+    for (const std::string& line : reports::text::wrap(reports::text::printable(scenario.description), 96))
+      out += "  " + line + "\n";
   for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
-    const Counterexample& c = r.counterexamples[i];
-    out += "  " + reports::describe_violation(c, Wording::kConsole) + "\n";
-    out +=
-        format_steps(c.steps, "    ",
-                     c.step < c.steps.size() ? std::optional<std::size_t>(c.step) : std::nullopt);
+    if (i < run.traces.size()) {
+      out += format_counterexample(run.traces[i], "  ");
+    } else {  // not written (no trace document): every step
+      const Counterexample& c = r.counterexamples[i];
+      out += "  " + reports::describe_violation(c, Wording::kConsole) + "\n";
+      out += format_steps(c.steps, "    ",
+                          c.step < c.steps.size() ? std::optional<std::size_t>(c.step)
+                                                  : std::nullopt);
+    }
     if (i < run.trace_files.size()) out += "  counterexample: " + run.trace_files[i] + "\n";
   }
   out += "  searched: " + describe_search(r) + "\n";

@@ -36,11 +36,14 @@ TEST_CASE("check: a lost update is a violation, printed and written as a trace",
   const std::string trace = tmp / "out/counter-racy.counter-total.trace.json";
   CHECK(r.out ==
         "counter-racy: violation (counter == total)\n"
+        "  Two workers increment a counter without a lock: an update can be lost.\n"
         "  'counter == total' violated at the end of the execution (after step #3): counter is 1, "
         "expected 2\n"
-        "    #0  W0  R  read counter = 0\n"
+        // W0's read reversed with W1's write: W0 reads 1 and writes 2, every property holds.
+        "  the race: #0 W0 R reads counter = 0 before #2 W1 W: write counter = 1\n"
+        "    #0  W0  R  read counter = 0  <-- the race\n"
         "    #1  W1  R  read counter = 0\n"
-        "    #2  W1  W  write counter = 1\n"
+        "    #2  W1  W  write counter = 1  <-- the race\n"
         "    #3  W0  W  write counter = 1\n"
         "  counterexample: " +
             trace +
@@ -77,6 +80,7 @@ TEST_CASE("check: a locked counter holds over all 6 interleavings of critical se
   CHECK(r.code == 0);
   CHECK(r.out ==
         "counter-locked: holds\n"
+        "  The same two workers behind a lock: no update is lost.\n"
         "  searched: 6 executions, 96 steps; every interleaving and every choice value "
         "(exhaustive DFS)\n"
         "  coverage:\n"
@@ -132,6 +136,9 @@ TEST_CASE("check: deadlocks and actor failures are violations with their own nam
     // DFS order: the first execution already fails (W1 reads W0's 1), the second loses an update.
     CHECK_THAT(r.out, Catch::Contains("  'actor_failure' violated at step #2 by W1: W1 failed at "
                                       "step R: read the forbidden value 1\n"
+                                      // Reversing W0 W and W1 R loses an update instead.
+                                      "  the race: none found (no swap of two dependent steps "
+                                      "of the slice makes every property hold)\n"
                                       "    #0  W0  R  read counter = 0\n"
                                       "    #1  W0  W  write counter = 1\n"
                                       "    #2  W1  R  read counter = 1  <-- violation\n"));
