@@ -41,6 +41,7 @@ int run_replay(const ReplayArgs& args, const Context& ctx);
 struct ShowArgs {
   std::string trace;
   std::string format;
+  bool state = false;  ///< --state: every step with the state it left (text)
 };
 CLI::App* add_show(CLI::App& app, ShowArgs& args);
 int run_show(const ShowArgs& args, const Context& ctx);

@@ -2,6 +2,7 @@
 
 #include "reports/causal_slice.hpp"
 #include "reports/text_util.hpp"
+#include "reports/trace_view.hpp"
 
 #include <algorithm>
 #include <map>
@@ -84,6 +85,49 @@ std::string format_counterexample(const reports::TraceDocument& doc, const std::
   if (!full)
     for (const reports::CausalSlice::Folded& f : slice.folded)
       out += indent + "  " + reports::describe_folded(f) + "\n";
+  return out;
+}
+
+std::string format_states(const reports::TraceDocument& doc) {
+  const Counterexample& c = doc.counterexample;
+  std::string out = reports::describe_violation(c, Wording::kConsole) + "\n";
+  if (doc.race) out += "the race: " + reports::describe_race(c, *doc.race) + "\n";
+  if (c.states.empty()) return out + "(the model records no state: the trace has no states)\n";
+  const std::optional<std::size_t> violating = reports::violating_position(c);
+  const auto value = [](const nlohmann::json& v) {
+    return reports::text::printable(
+        v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  };
+  const std::string lines = format_steps(c.steps, "");  // aligned, one line per step
+  std::size_t line_start = 0;
+  nlohmann::json before;  // the state before the step (null before the first)
+  for (std::size_t p = 0; p < c.steps.size(); ++p) {
+    const std::size_t end = lines.find('\n', line_start);
+    std::string line = lines.substr(line_start, end - line_start);
+    line_start = end + 1;
+    if (violating == p) line += "  <-- violation";
+    if (doc.race && (doc.race->first == c.steps[p].index || doc.race->second == c.steps[p].index))
+      line += "  <-- the race";
+    out += line + "\n";
+    const nlohmann::json& after = c.states[p];
+    if (!after.is_object()) {
+      if (after != before) out += "      = " + value(after) + "\n";
+    } else {
+      for (const auto& [key, v] : after.items())
+        if (!before.is_object() || !before.contains(key) || before[key] != v)
+          out += "      " + key + " = " + value(v) + "\n";
+      if (before.is_object())
+        for (const auto& [key, v] : before.items())
+          if (!after.contains(key)) out += "      " + key + " removed\n";
+    }
+    before = after;
+  }
+  out += "State at the violation:\n";
+  if (c.state.is_object())
+    for (const auto& [key, v] : c.state.items())
+      out += "  " + key + " = " + value(v) + "\n";
+  else
+    out += "  " + value(c.state) + "\n";
   return out;
 }
 

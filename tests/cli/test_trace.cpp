@@ -154,6 +154,31 @@ TEST_CASE("the explanation of a trace (race, states, steps not involved) is chec
         "/violation/found_at: must be between 0 and 3, got 7");
 }
 
+TEST_CASE("show --state prints each step with the state it changed, then the state at the violation",
+          "[trace][show]") {
+  TempDir tmp;
+  make_trace(tmp, "racy.json", "counter-racy.counter-total.trace.json");
+  const std::string trace = tmp / "out/counter-racy.counter-total.trace.json";
+  const auto r = run_cli({"show", trace, "--state"});
+  CHECK(r.code == 0);
+  CHECK(r.out ==
+        "'counter == total' violated at the end of the execution (after step #3): counter is 1, "
+        "expected 2\n"
+        "the race: #0 W0 R reads counter = 0 before #2 W1 W: write counter = 1\n"
+        "#0  W0  R  read counter = 0  <-- the race\n"
+        "      counter = 0\n"
+        "      lock = \"free\"\n"
+        "#1  W1  R  read counter = 0\n"
+        "#2  W1  W  write counter = 1  <-- the race\n"
+        "      counter = 1\n"
+        "#3  W0  W  write counter = 1\n"
+        "State at the violation:\n"
+        "  counter = 1\n"
+        "  lock = \"free\"\n");
+  const auto both = run_cli({"show", trace, "--state", "--format", "json"});
+  CHECK(both.code == 2);
+}
+
 TEST_CASE("a trace whose steps or scenario were edited is a mismatch", "[trace][errors]") {
   TempDir tmp;
   const std::string text = make_trace(tmp, "racy.json", "counter-racy.counter-total.trace.json");
