@@ -23,6 +23,8 @@ struct Context {
 struct CheckArgs {
   std::vector<std::string> scenarios;
   ExplorationOverrides overrides;
+  std::string preset;             ///< --preset NAME (reports/cli/scenario_overrides.hpp)
+  std::vector<std::string> sets;  ///< --set PATH=VALUE, in order
   std::string out_dir = "out";
   bool json = false;
   bool quiet = false;
@@ -72,8 +74,9 @@ int run_gate(const GateArgs& args, const Context& ctx);
 /// The exit code of a verdict (holds 0, violation 1, incomplete 3).
 int exit_code_of(Verdict v);
 /// Loads every scenario named by `paths` (files or directories), all of them validated before
-/// anything runs. Throws InputError at the first bad one.
+/// anything runs, each with `overrides` applied. Throws InputError at the first bad one.
 std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
-                                     const ModelRegistry& models);
+                                     const ModelRegistry& models,
+                                     const std::vector<ScenarioOverride>& overrides = {});
 
 }  // namespace interleave::cli

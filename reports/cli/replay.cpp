@@ -127,6 +127,7 @@ int run_replay(const ReplayArgs& args, const Context& ctx) {
     replayed.invariant = v.invariant;
     replayed.message = v.message;
     replayed.step = v.step;
+    if (v.found_at && *v.found_at < rep.steps.size()) replayed.found_at = v.found_at;
     if (v.actor != kNoActor && v.step < rep.steps.size()) replayed.actor = rep.steps[v.step].actor;
     replayed.steps = rep.steps;
     const std::string described = describe_violation(replayed, Wording::kConsole);

@@ -29,6 +29,7 @@ reports::TraceDocument make_trace_document(const Scenario& scenario,
   doc.options = to_json(settings);
   doc.counterexample = counterexample;
   doc.stats = stats_so_far;
+  doc.overrides = scenario.overrides;
   reports::explain(doc, scenario.instance.program, explore_options_for(settings));
   return doc;
 }

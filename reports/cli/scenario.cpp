@@ -140,8 +140,24 @@ Scenario parse_scenario(const json& document, const std::string& file,
   return s;
 }
 
-Scenario load_scenario(const std::string& path, const ModelRegistry& models) {
-  return parse_scenario(read_json_file(path), path, models);
+Scenario load_scenario(const std::string& path, const ModelRegistry& models,
+                       const std::vector<ScenarioOverride>& overrides) {
+  if (overrides.empty()) return parse_scenario(read_json_file(path), path, models);
+  const json document = apply_scenario_overrides(read_json_file(path), overrides, path);
+  try {
+    Scenario s = parse_scenario(document, path, models);
+    for (const ScenarioOverride& o : overrides)
+      s.overrides.push_back(o.text);
+    return s;
+  } catch (const InputError& e) {
+    // Name the option that set the key the error is about (the last one to set it).
+    for (auto o = overrides.rbegin(); o != overrides.rend(); ++o) {
+      const std::string pointer = json_pointer(*o);
+      if (e.path() == pointer || e.path().starts_with(pointer + "/"))
+        throw InputError(e.file(), e.path(), e.message() + " (set by " + o->text + ")");
+    }
+    throw;
+  }
 }
 
 std::vector<std::string> collect_scenario_files(const std::vector<std::string>& paths) {

@@ -162,6 +162,12 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
   }
   out += "\n";
   if (quiet) return out;
+  if (!scenario.overrides.empty()) {
+    std::string with;
+    for (const std::string& o : scenario.overrides)
+      with += " " + o;
+    out += "  with" + with + "\n";
+  }
   if (!scenario.description.empty())
     for (const std::string& line : reports::text::wrap(reports::text::printable(scenario.description), 96))
       out += "  " + line + "\n";
@@ -196,16 +202,18 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
     coverage[g] = 0;
   for (const auto& [g, n] : r.covered)
     coverage[g] = n;
-  return {{"name", scenario.name},
-          {"file", scenario.file},
-          {"model", scenario.model},
-          {"verdict", to_string(r.verdict)},
-          {"detail", r.detail},
-          {"strategy", r.strategy},
-          {"options", to_json(run.settings)},
-          {"counterexamples", cex},
-          {"coverage", coverage},
-          {"stats", to_json(r.stats, /*with_timing=*/true)}};
+  nlohmann::json j{{"name", scenario.name},
+                   {"file", scenario.file},
+                   {"model", scenario.model},
+                   {"verdict", to_string(r.verdict)},
+                   {"detail", r.detail},
+                   {"strategy", r.strategy},
+                   {"options", to_json(run.settings)},
+                   {"counterexamples", cex},
+                   {"coverage", coverage},
+                   {"stats", to_json(r.stats, /*with_timing=*/true)}};
+  if (!scenario.overrides.empty()) j["overrides"] = scenario.overrides;
+  return j;
 }
 
 }  // namespace interleave::cli
