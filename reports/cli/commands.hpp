@@ -71,6 +71,17 @@ struct GateArgs {
 CLI::App* add_gate(CLI::App& app, GateArgs& args);
 int run_gate(const GateArgs& args, const Context& ctx);
 
+struct MatrixArgs {
+  std::vector<std::string> scenarios;
+  std::vector<std::string> vary;  ///< --vary PATH=A,B,...
+  std::string presets;            ///< --presets all|NAME,NAME ("" : none)
+  std::string base;               ///< --base PRESET ("" : see reports/cli/matrix.cpp)
+  std::string format = "text";    ///< text, markdown, json
+  ExplorationOverrides overrides;
+};
+CLI::App* add_matrix(CLI::App& app, MatrixArgs& args);
+int run_matrix(const MatrixArgs& args, const Context& ctx);
+
 /// The exit code of a verdict (holds 0, violation 1, incomplete 3).
 int exit_code_of(Verdict v);
 /// Loads every scenario named by `paths` (files or directories), all of them validated before
