@@ -76,7 +76,8 @@ CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
                 "Replay against this scenario file instead of the one embedded in the trace, "
                 "and report where the run diverges from the trace")
       ->type_name("FILE");
-  c->add_flag("--quiet,-q", a.quiet, "Print only the result line");
+  c->add_flag("--quiet,-q", a.quiet,
+              "Print only the header and the result lines, not the replayed steps");
   c->footer(
       "Exit codes: 1 a violation occurs (the recorded one, or another: the output says which),\n"
       "            0 the schedule runs to completion and every property holds,\n"

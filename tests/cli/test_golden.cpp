@@ -114,3 +114,28 @@ TEST_CASE("the seed's counterexample shows its causal slice and names the race",
   CHECK(doc["state"] == doc["states"][31]);  // the state at the violation: after step 31
   CHECK(doc["state"]["RUN"] == json::array({"t1"}));
 }
+
+TEST_CASE("the README's matrix command answers which fix holds, as the README says",
+          "[golden][matrix]") {
+  // The command of README.md, "Using it", and the answer the README quotes.
+  const std::string readme = read_file(std::string(INTERLEAVE_SOURCE_DIR) + "/README.md");
+  const std::string command =
+      "scripts/interleave matrix scenarios/seed-starrocks-4.1.1.json scenarios/seed-pr-79339.json "
+      "\\\n    scenarios/h3-pr-79339-async-window.json --presets all --base pr-79339";
+  REQUIRE_THAT(readme, Catch::Contains(command));
+  const std::string answer =
+      "the smallest change from pr-79339 that makes every scenario hold:\n"
+      "dispatch_order=register_then_start (pr-79339-register-then-start)";
+  REQUIRE_THAT(readme, Catch::Contains(answer));
+  TempDir tmp;
+  const std::string out = tmp / "matrix.txt";
+  CHECK(run_in_source(quote(INTERLEAVE_BINARY) +
+                      " matrix scenarios/seed-starrocks-4.1.1.json scenarios/seed-pr-79339.json "
+                      "scenarios/h3-pr-79339-async-window.json --presets all --base pr-79339 >" +
+                      quote(out)) == 0);
+  const std::string text = read_file(out);
+  std::string flat = answer;
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  CHECK_THAT(text, Catch::EndsWith(flat + "\n"));
+  CHECK_THAT(text, Catch::Contains("\n   pr-79339                        no change "));
+}
