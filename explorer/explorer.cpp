@@ -177,6 +177,7 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
         }
         if (options_.stop_on_first_violation) {
           cut = "stopped at the first violation";
+          result.stopped_at_first_violation = true;
           break;
         }
       }

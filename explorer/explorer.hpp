@@ -96,6 +96,9 @@ struct ExplorationResult {
   /// Coverage goals reached (Execution::cover): goal -> number of executions that reached it.
   std::map<std::string, std::uint64_t> covered;
   Stats stats;
+  /// The search stopped at its first violation (ExploreOptions::stop_on_first_violation): the
+  /// properties it did not violate were not searched for to the end.
+  bool stopped_at_first_violation = false;
 };
 
 struct ExploreOptions {

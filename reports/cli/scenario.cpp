@@ -70,6 +70,18 @@ Expectation expectation_from_json(const JsonReader& r, const ExplorationSettings
     r.at("invariants")
         .fail("must be empty when the expected verdict is '" + std::string(to_string(e.verdict)) +
               "' (only a violation violates invariants)");
+  // What the gate would always reject is rejected here (reports/cli/expectation.cpp).
+  if (e.verdict != Verdict::kViolation && e.reached.empty()) {
+    const std::string why =
+        e.verdict == Verdict::kHolds
+            ? "a 'holds' expectation must name the coverage goals that show the dangerous "
+              "situation was explored (the gate rejects a 'holds' without them: the pass could be "
+              "vacuous)"
+            : "an 'incomplete' expectation must name the coverage goals the partial search "
+              "reaches (the gate rejects one without them: it would pass whatever was searched)";
+    if (!r.has("reached")) throw InputError(r.file(), r.child_path("reached"), "missing: " + why);
+    r.at("reached").fail("must name at least one coverage goal: " + why);
+  }
   if (e.invariants.size() > 1 && !exploration.all_violations)
     r.at("invariants")
         .fail("names " + std::to_string(e.invariants.size()) +
