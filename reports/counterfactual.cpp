@@ -70,7 +70,8 @@ class ReorderedSteps final : public Strategy {
   }
   std::optional<std::uint32_t> next_choice(const ChoicePoint& point) override {
     std::uint32_t v = 0;
-    if (current_ && next_choice_ < choices_[*current_].size()) v = choices_[*current_][next_choice_];
+    if (current_ && next_choice_ < choices_[*current_].size())
+      v = choices_[*current_][next_choice_];
     ++next_choice_;
     return v < point.n ? v : 0;
   }
@@ -194,9 +195,11 @@ Explanation explain(const Program& program, const Counterexample& c, const Explo
     if (stale) cand.group = c.steps[e.from].actor == violator ? 0 : 1;
     candidates.push_back(std::move(cand));
   }
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return std::make_tuple(a.group, b.second, b.first) < std::make_tuple(b.group, a.second, a.first);
-  });
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) {
+                     return std::make_tuple(a.group, b.second, b.first) <
+                            std::make_tuple(b.group, a.second, a.first);
+                   });
   for (const Candidate& cand : candidates) {
     if (ex.runs >= max_runs) break;
     std::vector<std::size_t> order;

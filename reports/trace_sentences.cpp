@@ -25,8 +25,7 @@ std::string describe_violation(const Counterexample& c, Wording wording) {
     if (const auto pos = violating_position(c)) {
       where = "at step " + std::to_string(c.steps[*pos].index) + " (" + c.steps[*pos].actor + ")";
       if (c.found_at) where += ", reported after the last step";
-    }
-    else if (c.steps.empty())
+    } else if (c.steps.empty())
       where = "before any step";
     else
       where = "after the last step";

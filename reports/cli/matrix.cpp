@@ -66,7 +66,7 @@ struct Vary {
 };
 
 struct Row {
-  std::string preset;  // "" : the scenario's own policy
+  std::string preset;                                     // "" : the scenario's own policy
   std::vector<std::pair<std::string, std::string>> sets;  // path, value text
   std::string label;
   json policy = json::object();  // keys -> values: the preset's policy with the varied keys set
@@ -189,10 +189,9 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
       std::string known;
       for (const auto& n : preset_names)
         known += (known.empty() ? "'" : ", '") + n + "'";
-      throw UsageError(option + ": unknown preset '" + name + "'" +
-                       did_you_mean(name, preset_names) +
-                       (known.empty() ? "; the scenarios' model has no presets"
-                                      : "; known presets: " + known));
+      throw UsageError(
+          option + ": unknown preset '" + name + "'" + did_you_mean(name, preset_names) +
+          (known.empty() ? "; the scenarios' model has no presets" : "; known presets: " + known));
     }
   };
 
@@ -215,7 +214,8 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
   for (const std::string& v : args.vary) {
     const std::size_t eq = v.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
-      throw UsageError("--vary '" + v + "': expected PATH=A,B,..., e.g. "
+      throw UsageError("--vary '" + v +
+                       "': expected PATH=A,B,..., e.g. "
                        "exploration.max_preemptions=1,2");
     varies.push_back({v.substr(0, eq), split_values(v.substr(eq + 1))});
   }
@@ -340,7 +340,8 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
              {"conclusion", conclusion}};
     ctx.out << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   } else if (args.format == "markdown") {
-    std::string out = "| | policy | change from " + (base.empty() ? "the first values" : base) + " |";
+    std::string out =
+        "| | policy | change from " + (base.empty() ? "the first values" : base) + " |";
     std::string rule = "|---|---|---|";
     for (const auto& n : names) {
       out += " " + n + " |";

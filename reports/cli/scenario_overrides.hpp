@@ -20,8 +20,8 @@
 namespace interleave::cli {
 
 struct ScenarioOverride {
-  std::string text;                ///< as given: "--preset NAME" or "--set PATH=VALUE"
-  std::vector<std::string> path;   ///< the keys
+  std::string text;               ///< as given: "--preset NAME" or "--set PATH=VALUE"
+  std::vector<std::string> path;  ///< the keys
   nlohmann::json value;
 };
 

@@ -47,7 +47,7 @@ std::string format_steps(const std::vector<TraceStep>& steps, const std::string&
 }
 
 std::string format_counterexample(const reports::TraceDocument& doc, const std::string& indent,
-                                 bool full) {
+                                  bool full) {
   const Counterexample& c = doc.counterexample;
   const reports::CausalSlice slice = reports::causal_slice(doc);
   std::string out = indent + reports::describe_violation(c, Wording::kConsole) + "\n";
@@ -169,7 +169,8 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
     out += "  with" + with + "\n";
   }
   if (!scenario.description.empty())
-    for (const std::string& line : reports::text::wrap(reports::text::printable(scenario.description), 96))
+    for (const std::string& line :
+         reports::text::wrap(reports::text::printable(scenario.description), 96))
       out += "  " + line + "\n";
   for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
     if (i < run.traces.size()) {
@@ -177,9 +178,9 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
     } else {  // not written (no trace document): every step
       const Counterexample& c = r.counterexamples[i];
       out += "  " + reports::describe_violation(c, Wording::kConsole) + "\n";
-      out += format_steps(c.steps, "    ",
-                          c.step < c.steps.size() ? std::optional<std::size_t>(c.step)
-                                                  : std::nullopt);
+      out +=
+          format_steps(c.steps, "    ",
+                       c.step < c.steps.size() ? std::optional<std::size_t>(c.step) : std::nullopt);
     }
     if (i < run.trace_files.size()) out += "  counterexample: " + run.trace_files[i] + "\n";
   }

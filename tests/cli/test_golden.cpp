@@ -96,9 +96,13 @@ TEST_CASE("the seed's counterexample shows its causal slice and names the race",
   INFO(first);
   // The description of the scenario, under the verdict.
   CHECK_THAT(first, Catch::Contains("\n  The seed world under the proposed fix, pr-79339"));
-  CHECK_THAT(first, Catch::Contains("\n  the race: #22 C3 reads RUN = [] before #29 S3 RUN.put(t1)\n"));
-  CHECK_THAT(first, Catch::Contains("    #22  TemporaryTableCleaner   C3   task runs in RUN: []  <-- the race\n"));
-  CHECK_THAT(first, Catch::Contains("    #29  TaskRunScheduler        S3   RUN.put(t1)  <-- the race\n"));
+  CHECK_THAT(first,
+             Catch::Contains("\n  the race: #22 C3 reads RUN = [] before #29 S3 RUN.put(t1)\n"));
+  CHECK_THAT(first,
+             Catch::Contains(
+                 "    #22  TemporaryTableCleaner   C3   task runs in RUN: []  <-- the race\n"));
+  CHECK_THAT(first,
+             Catch::Contains("    #29  TaskRunScheduler        S3   RUN.put(t1)  <-- the race\n"));
   // The client session played no part: none of its steps is shown, one line says so.
   CHECK_THAT(first, !Catch::Contains("Session:c1@fe1  "));
   CHECK_THAT(first, Catch::Contains("\n    Session:c1@fe1: 12 steps not involved\n"));

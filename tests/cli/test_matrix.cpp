@@ -8,9 +8,10 @@ using namespace interleave;
 using namespace interleave::test;
 using nlohmann::json;
 
-TEST_CASE("matrix: rows are the combinations, a row where every scenario holds is marked, and "
-          "the smallest change is named",
-          "[matrix]") {
+TEST_CASE(
+    "matrix: rows are the combinations, a row where every scenario holds is marked, and "
+    "the smallest change is named",
+    "[matrix]") {
   const std::string racy = test_scenario("racy.json");
   const std::string locked = test_scenario("locked.json");
   const auto r = run_cli({"matrix", racy, locked, "--vary", "counter.lock=false,true"});
@@ -44,8 +45,8 @@ TEST_CASE("matrix: JSON and Markdown carry the same table", "[matrix]") {
   CHECK(doc["rows"][2]["changes"] == json::parse(R"({"counter.lock":true})"));
   CHECK(doc["rows"][3]["changes"] == json::parse(R"({"counter.lock":true,"counter.workers":3})"));
   CHECK(doc["smallest_change"] == "counter.lock=true counter.workers=2");
-  const auto md = run_cli({"matrix", racy, "--vary", "counter.lock=false,true", "--format",
-                           "markdown"});
+  const auto md =
+      run_cli({"matrix", racy, "--vary", "counter.lock=false,true", "--format", "markdown"});
   CHECK(md.out ==
         "| | policy | change from the first values | counter-racy |\n"
         "|---|---|---|---|\n"

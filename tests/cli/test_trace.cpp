@@ -144,8 +144,9 @@ TEST_CASE("the explanation of a trace (race, states, steps not involved) is chec
         "/race/second: steps 1 and 2 are both taken by 'W1': a race is between two actors");
   CHECK(show_error(tmp, edited(text, [](json& d) { d["race"]["second"] = 0; })) ==
         "/race/second: must be between 1 and 3, got 0");
-  CHECK(show_error(tmp, edited(text, [](json& d) { d["not_involved"] = {2, 1}; })) ==
-        "/not_involved/1: the step indices must be increasing");
+  CHECK(show_error(tmp, edited(text, [](json& d) {
+                     d["not_involved"] = {2, 1};
+                   })) == "/not_involved/1: the step indices must be increasing");
   CHECK(show_error(tmp, edited(text, [](json& d) { d["states"].erase(0); })) ==
         "/states: lists 3 states but the trace has 4 steps (one state after each step)");
   CHECK(show_error(tmp, edited(text, [](json& d) { d["steps"][0]["after"] = 0; })) ==
@@ -154,8 +155,9 @@ TEST_CASE("the explanation of a trace (race, states, steps not involved) is chec
         "/violation/found_at: must be between 0 and 3, got 7");
 }
 
-TEST_CASE("show --state prints each step with the state it changed, then the state at the violation",
-          "[trace][show]") {
+TEST_CASE(
+    "show --state prints each step with the state it changed, then the state at the violation",
+    "[trace][show]") {
   TempDir tmp;
   make_trace(tmp, "racy.json", "counter-racy.counter-total.trace.json");
   const std::string trace = tmp / "out/counter-racy.counter-total.trace.json";
