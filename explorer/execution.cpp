@@ -115,7 +115,7 @@ void Actor::violation(std::string_view invariant, std::string message) {
         Violation{std::string(invariant), std::move(message),
                   exec_->current_event_ < 0 ? exec_->step_count()
                                             : static_cast<std::size_t>(exec_->current_event_),
-                  id_};
+                  id_, std::nullopt};
   }
   stop();
 }
@@ -172,6 +172,7 @@ Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOption
   buffers_.trace.clear();
   buffers_.decisions.clear();
   buffers_.notes.clear();
+  buffers_.states.clear();
   actors_.clear();
   actor_names_.clear();
   buffers_.actor_name_hashes.clear();
@@ -332,7 +333,18 @@ void Execution::invariant(std::string name, std::vector<ObjectId> reads,
 }
 
 void Execution::final_check(std::string name, std::function<Check()> check) {
-  final_checks_.push_back({std::move(name), std::move(check)});
+  final_checks_.push_back({std::move(name), std::move(check), {}});
+}
+
+void Execution::deferred_check(std::string name, std::function<std::optional<Finding>()> check) {
+  final_checks_.push_back({std::move(name), {}, std::move(check)});
+}
+
+void Execution::record_state() {
+  if (!state_dump_) return;
+  // A step that spawned nothing and stopped the run is still a step: its state is recorded.
+  buffers_.states.resize(buffers_.trace.size() - 1);
+  buffers_.states.push_back(state_dump_());
 }
 
 void Execution::state_dump(std::function<nlohmann::json()> dump) {
@@ -380,7 +392,8 @@ void Execution::settle(Actor& a) {
         violation_ = Violation{
             std::string(kActorFailure),
             a.name_ + " threw at step " + std::string(label) + ": " + what,
-            current_event_ < 0 ? step_count() : static_cast<std::size_t>(current_event_), a.id_};
+            current_event_ < 0 ? step_count() : static_cast<std::size_t>(current_event_), a.id_,
+            std::nullopt};
       }
       return;
     }
@@ -467,8 +480,13 @@ Outcome Execution::run(Strategy& strategy) {
     const std::size_t step = trace.size();
     if (alive_.empty()) {
       for (const auto& c : final_checks_) {
-        if (auto msg = c.check()) {
-          violation_ = Violation{c.name, std::move(*msg), step, kNoActor};
+        if (c.deferred) {
+          if (auto found = c.deferred()) {
+            violation_ = Violation{c.name, std::move(found->message), step, kNoActor, found->step};
+            break;
+          }
+        } else if (auto msg = c.check()) {
+          violation_ = Violation{c.name, std::move(*msg), step, kNoActor, std::nullopt};
           break;
         }
       }
@@ -480,7 +498,8 @@ Outcome Execution::run(Strategy& strategy) {
       if (actors_[id]->enabled()) enabled.insert(id);
     });
     if (enabled.empty()) {
-      violation_ = Violation{std::string(kDeadlock), deadlock_message(alive_), step, kNoActor};
+      violation_ = Violation{std::string(kDeadlock), deadlock_message(alive_), step, kNoActor,
+                             std::nullopt};
       outcome = Outcome::kDeadlock;
       break;
     }
@@ -521,10 +540,12 @@ Outcome Execution::run(Strategy& strategy) {
     resume(a);
     if (started_ < actors_.size()) start_new_actors();
     current_event_ = -1;
+    if (options_.tracing) [[unlikely]]
+      record_state();
     if (stopped()) continue;
     for (const auto& inv : invariants_) {
       if (auto msg = inv.check()) {
-        violation_ = Violation{inv.name, std::move(*msg), step, kNoActor};
+        violation_ = Violation{inv.name, std::move(*msg), step, kNoActor, std::nullopt};
         break;
       }
     }

@@ -51,6 +51,16 @@ struct Violation {
   /// detected at the end (deadlock, end-of-execution checks, failure before any step).
   std::size_t step = 0;
   ActorId actor = kNoActor;  ///< the actor whose step failed, if any
+  /// For a property found at a step and reported when the execution ends (deferred_check): the
+  /// step that found it, the violating step. nullopt for every other violation.
+  std::optional<std::size_t> found_at;
+};
+
+/// What a deferred check (Execution::deferred_check) found: the message, and the step at which
+/// the program found the property violated (Execution::current_step() then).
+struct Finding {
+  std::string message;
+  std::size_t step = 0;
 };
 
 namespace detail {
@@ -78,6 +88,7 @@ struct ExecutionBuffers {
   std::vector<Event> trace;
   std::vector<Decision> decisions;
   std::vector<std::string> notes;                  // per step, only when tracing
+  std::vector<nlohmann::json> states;  // the state dump after each step, only when tracing
   std::vector<detail::ObjectInfo> objects;         // the first Execution::object_count() are in use
   std::vector<detail::ObjectArray> object_arrays;  // the first Execution's array_count_ in use
   std::vector<std::unique_ptr<Actor>> actors;
@@ -94,7 +105,8 @@ struct ExecutionBuffers {
 
 struct ExecutionOptions {
   std::size_t max_steps = 10'000;  ///< steps per execution before it is cut (outcome kStepBound)
-  bool tracing = false;            ///< record notes and the final state for a readable trace
+  /// Record notes, the state dump after every step and at the end, for a readable trace.
+  bool tracing = false;
 };
 
 /// The handle an actor's code uses to perform visible operations. Every method that takes a
@@ -249,7 +261,19 @@ class Execution {
   Label label(std::string_view text) { return buffers_.labels.intern(text); }
   /// A property checked once when every actor has finished.
   void final_check(std::string name, std::function<Check()> check);
-  /// A snapshot of the shared state, recorded with a counterexample (tracing only).
+  /// A property found violated at some step but reported when every actor has finished (so that
+  /// the trace shows what followed), checked in order with the final checks. Its violation names
+  /// the step that found it (Violation::found_at): the violating step of a report, the one whose
+  /// state is the state at the violation.
+  void deferred_check(std::string name, std::function<std::optional<Finding>()> check);
+  /// The step being executed, while an actor runs one (nullopt outside steps): what a deferred
+  /// check's Finding records.
+  std::optional<std::size_t> current_step() const {
+    if (current_event_ < 0) return std::nullopt;
+    return static_cast<std::size_t>(current_event_);
+  }
+  /// A snapshot of the shared state, recorded with a counterexample (tracing only): after every
+  /// step (ExecutionBuffers::states) and at the end (final_state()).
   void state_dump(std::function<nlohmann::json()> dump);
   /// Records that a coverage goal (a named situation, e.g. "cleaner pass overlapped a running
   /// task") was reached in this execution. The Explorer reports, per goal, how many explored
@@ -293,6 +317,7 @@ class Execution {
   struct NamedCheck {
     std::string name;
     std::function<Check()> check;
+    std::function<std::optional<Finding>()> deferred;  // instead of check, for deferred_check
   };
   struct Invariant : NamedCheck {
     bool declared = false;        // false: it may read any object
@@ -309,6 +334,7 @@ class Execution {
   void settle(Actor& a);
   bool stopped() const { return violation_.has_value() || !abandon_reason_.empty(); }
   void record_stop(Actor& a);
+  void record_state();  // tracing: the state dump after the step just taken
   std::string deadlock_message(ActorSet blocked) const;
   std::string actor_list(ActorSet set) const;
 

@@ -41,6 +41,7 @@ std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffer
     for (const Access& a : e.op)
       s.accesses.push_back({ex.object_name(a.object), a.kind});
     if (i < b.notes.size()) s.what = b.notes[i];
+    if (e.hb_pred >= 0) s.after = static_cast<std::size_t>(e.hb_pred);
     steps.push_back(std::move(s));
   }
   return steps;
@@ -59,6 +60,8 @@ ReplayReport Explorer::replay(const Schedule& schedule) {
   r.violation = ex.violation();
   r.steps = readable_steps(ex, buffers_);
   r.state = ex.final_state();
+  r.states = std::move(buffers_.states);
+  buffers_.states.clear();
   r.preemptions = strategy.preemptions();
   r.consumed = replay.consumed();
   r.diverged = replay.diverged();
@@ -84,8 +87,12 @@ Counterexample Explorer::make_counterexample(const Schedule& schedule,
   c.preemptions = r.preemptions;
   c.schedule = schedule;
   c.schedule.steps.resize(r.consumed);
+  c.found_at = r.violation->found_at;
   c.steps = std::move(r.steps);
-  c.state = std::move(r.state);
+  // The state at the violation: after the step that found it, else after the violating step.
+  const std::size_t at = c.found_at.value_or(c.step);
+  c.state = at < r.states.size() ? r.states[at] : std::move(r.state);
+  c.states = std::move(r.states);
   return c;
 }
 
@@ -170,6 +177,7 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
         }
         if (options_.stop_on_first_violation) {
           cut = "stopped at the first violation";
+          result.stopped_at_first_violation = true;
           break;
         }
       }

@@ -46,6 +46,9 @@ struct TraceStep {
   std::string label;
   std::vector<TraceAccess> accesses;
   std::string what;  ///< what happened (the notes of the step), "" if the step noted nothing
+  /// The step this one must follow besides program order and conflicts: the step that spawned
+  /// its actor (for the actor's first step) or the last step of the actor it joins (a join).
+  std::optional<std::size_t> after;
 };
 
 /// A violating execution: the property, where it failed, the schedule that reproduces it exactly,
@@ -55,10 +58,17 @@ struct Counterexample {
   std::string message;
   std::size_t step = 0;  ///< index of the violating step (== steps.size() if after the last)
   std::string actor;     ///< the actor whose step violated it ("" if none)
+  /// A property found at a step and reported at the end (Execution::deferred_check): the step
+  /// that found it. nullopt otherwise.
+  std::optional<std::size_t> found_at;
   std::uint64_t preemptions = 0;  ///< context switches away from an actor that could still run
   Schedule schedule;
   std::vector<TraceStep> steps;
-  nlohmann::json state;  ///< the program's state dump at the violation (null if none)
+  /// The program's state dump at the violation: after the violating step (found_at, else step),
+  /// or at the end for a violation detected after the last step. Null if the program has none.
+  nlohmann::json state;
+  /// states[i]: the state dump after step i (empty if the program has none).
+  std::vector<nlohmann::json> states;
 };
 
 /// The result of a strict replay with readable steps.
@@ -66,7 +76,8 @@ struct ReplayReport {
   Outcome outcome = Outcome::kCompleted;
   std::optional<Violation> violation;
   std::vector<TraceStep> steps;
-  nlohmann::json state;
+  nlohmann::json state;               ///< at the end
+  std::vector<nlohmann::json> states;  ///< after each step (empty if the program has no dump)
   std::uint64_t preemptions = 0;
   std::size_t consumed = 0;  ///< schedule entries used
   bool diverged = false;     ///< the program did not follow the schedule (reason says where)
@@ -85,6 +96,9 @@ struct ExplorationResult {
   /// Coverage goals reached (Execution::cover): goal -> number of executions that reached it.
   std::map<std::string, std::uint64_t> covered;
   Stats stats;
+  /// The search stopped at its first violation (ExploreOptions::stop_on_first_violation): the
+  /// properties it did not violate were not searched for to the end.
+  bool stopped_at_first_violation = false;
 };
 
 struct ExploreOptions {

@@ -34,6 +34,10 @@ std::vector<HbEdge> happens_before_edges(const std::vector<TraceStep>& steps) {
   }
   const std::size_t actors = actor_ids.size();
 
+  std::map<std::size_t, std::size_t> position_of;  // TraceStep::index -> position
+  for (std::size_t s = 0; s < n; ++s)
+    position_of.emplace(steps[s].index, s);
+
   std::vector<HbEdge> edges;
   // clock[s][y]: the latest step of actor y that happens before s or is s (kNone if none).
   std::vector<std::vector<std::size_t>> clock(n);
@@ -46,6 +50,16 @@ std::vector<HbEdge> happens_before_edges(const std::vector<TraceStep>& steps) {
       edges.push_back(HbEdge{last_of_actor[x], s, HbEdge::Kind::kProgramOrder, {}});
     }
     last_of_actor[x] = s;
+    if (steps[s].after) {
+      const auto it = position_of.find(*steps[s].after);
+      if (it != position_of.end() && it->second < s) {
+        const std::size_t from = it->second;
+        for (std::size_t a = 0; a < actors; ++a)
+          if (clock[from][a] != kNone && (vc[a] == kNone || clock[from][a] > vc[a]))
+            vc[a] = clock[from][a];
+        edges.push_back(HbEdge{from, s, HbEdge::Kind::kEnabling, {}});
+      }
+    }
 
     std::vector<HbEdge> into_s;  // conflict edges, in order of first appearance
     for (const Access& b : indexed[s].accesses) {
@@ -93,6 +107,21 @@ std::vector<HbEdge> happens_before_edges(const std::vector<TraceStep>& steps) {
     return std::tie(a.to, a.kind, a.from) < std::tie(b.to, b.kind, b.from);
   });
   return edges;
+}
+
+std::vector<std::vector<bool>> happens_before_closure(std::size_t count,
+                                                      const std::vector<HbEdge>& edges) {
+  std::vector<std::vector<std::size_t>> into(count);
+  for (const HbEdge& e : edges)
+    if (e.from < e.to && e.to < count) into[e.to].push_back(e.from);
+  std::vector<std::vector<bool>> past(count, std::vector<bool>(count, false));
+  for (std::size_t s = 0; s < count; ++s) {  // edges go forward: earlier rows are complete
+    past[s][s] = true;
+    for (std::size_t from : into[s])
+      for (std::size_t q = 0; q <= from; ++q)
+        if (past[from][q]) past[s][q] = true;
+  }
+  return past;
 }
 
 }  // namespace interleave::reports

@@ -1,8 +1,10 @@
 // The happens-before relation of a counterexample's steps, as render_dot draws it and as
 // render_mermaid uses it to pick the other end of a message.
 //
-// Two kinds of edges, both from an earlier step to a later one:
+// Three kinds of edges, all from an earlier step to a later one:
 //  - program order: from each step to the next step of the same actor;
+//  - enabling: from the step a step records as `after` (the step that spawned its actor, for
+//    the actor's first step, or the last step of the actor it joins) to that step;
 //  - conflict: for each step s, each access of s (to object o) and each other actor Y, from the
 //    latest earlier step of Y with an access to o conflicting with it (interleave::conflicts on
 //    the declared access kinds; object names are mapped to ids per step list). These are the
@@ -12,8 +14,8 @@
 //    several objects get one edge listing them all.
 // The transitive closure of these edges is the full happens-before order of the trace (every
 // earlier conflicting step reaches s), yet a read keeps its edge from the write it read even when
-// a chain through a lock also orders the two. Spawn and join orderings are not part of a trace
-// document and so do not appear. Pure and deterministic: edges sorted by (to, kind, from).
+// a chain through a lock also orders the two. Pure and deterministic: edges sorted by (to, kind,
+// from).
 #pragma once
 
 #include "explorer/explorer.hpp"
@@ -34,7 +36,7 @@ struct ConflictingAccess {
 };
 
 struct HbEdge {
-  enum class Kind : std::uint8_t { kProgramOrder, kConflict };
+  enum class Kind : std::uint8_t { kProgramOrder, kConflict, kEnabling };
   std::size_t from = 0;  ///< position of the earlier step in the step list
   std::size_t to = 0;    ///< position of the later step (invariant: from < to)
   Kind kind = Kind::kProgramOrder;
@@ -47,5 +49,10 @@ struct HbEdge {
 /// The edges of the happens-before graph of `steps` (positions in the vector, not
 /// TraceStep::index).
 std::vector<HbEdge> happens_before_edges(const std::vector<TraceStep>& steps);
+
+/// past[p][q]: whether step q happens before step p or is p (the reflexive, transitive closure of
+/// `edges` over `count` steps).
+std::vector<std::vector<bool>> happens_before_closure(std::size_t count,
+                                                      const std::vector<HbEdge>& edges);
 
 }  // namespace interleave::reports

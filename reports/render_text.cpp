@@ -1,4 +1,5 @@
 // render_text: the counterexample as a timeline with one column per actor.
+#include "reports/causal_slice.hpp"
 #include "reports/render.hpp"
 #include "reports/text_util.hpp"
 #include "reports/trace_view.hpp"
@@ -69,6 +70,15 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
   emit(text::printable(counterexample_headline(c)));
   if (!doc.scenario_file.empty()) emit(text::printable("Scenario: " + doc.scenario_file));
   if (!doc.strategy.empty()) emit(text::printable("Strategy: " + doc.strategy));
+  if (doc.scenario.is_object() && doc.scenario.contains("description") &&
+      doc.scenario["description"].is_string()) {
+    const std::string description = doc.scenario["description"].get<std::string>();
+    if (!description.empty()) {
+      emit("");
+      for (const std::string& line : text::wrap(text::printable(description), 100))
+        emit(line);
+    }
+  }
   emit("");
 
   std::string header = std::string(kNoMarker) + pad_left("step", index_width);
@@ -97,6 +107,15 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
   emit("");
   emit(text::printable("Violation: " + describe_violation(c, Wording::kReport),
                        /*keep_newlines=*/true));
+  if (doc.race) emit(text::printable("The race: " + describe_race(c, *doc.race)));
+  const CausalSlice slice = causal_slice(doc);
+  if (!slice.complete()) {
+    emit("Not involved in the violation (its causal slice: " +
+         std::to_string(slice.involved_count()) + " of " + std::to_string(c.steps.size()) +
+         " steps):");
+    for (const CausalSlice::Folded& f : slice.folded)
+      emit(text::printable("  " + describe_folded(f)));
+  }
   if (!c.state.is_null()) {
     emit("");
     emit("State at the violation:");

@@ -15,24 +15,29 @@ nlohmann::json to_json(const TraceStep& s) {
   nlohmann::json acc = nlohmann::json::array();
   for (const auto& a : s.accesses)
     acc.push_back({{"object", a.object}, {"access", to_string(a.kind)}});
-  return {{"index", s.index},
-          {"actor", s.actor},
-          {"label", s.label},
-          {"accesses", acc},
-          {"what", s.what}};
+  nlohmann::json j{{"index", s.index},
+                   {"actor", s.actor},
+                   {"label", s.label},
+                   {"accesses", acc},
+                   {"what", s.what}};
+  if (s.after) j["after"] = *s.after;
+  return j;
 }
 
 nlohmann::json to_json(const Counterexample& c) {
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& s : c.steps)
     steps.push_back(to_json(s));
-  return {
-      {"violation",
-       {{"invariant", c.invariant}, {"message", c.message}, {"step", c.step}, {"actor", c.actor}}},
-      {"preemptions", c.preemptions},
-      {"schedule", to_json(c.schedule)},
-      {"steps", steps},
-      {"state", c.state}};
+  nlohmann::json violation{
+      {"invariant", c.invariant}, {"message", c.message}, {"step", c.step}, {"actor", c.actor}};
+  if (c.found_at) violation["found_at"] = *c.found_at;
+  nlohmann::json j{{"violation", violation},
+                   {"preemptions", c.preemptions},
+                   {"schedule", to_json(c.schedule)},
+                   {"steps", steps},
+                   {"state", c.state}};
+  if (!c.states.empty()) j["states"] = c.states;
+  return j;
 }
 
 nlohmann::json to_json(const ExplorationResult& r, bool with_timing) {
@@ -97,7 +102,7 @@ Schedule schedule_from(const JsonReader& r) {
 }
 
 TraceStep step_from_json(const JsonReader& r, std::size_t index) {
-  r.expect_keys({"index", "actor", "label", "accesses", "what"});
+  r.expect_keys({"index", "actor", "label", "accesses", "what", "after"});
   TraceStep s;
   s.index = r.at("index").as_uint(0, kMaxCount);
   if (s.index != index)
@@ -120,10 +125,38 @@ TraceStep step_from_json(const JsonReader& r, std::size_t index) {
     s.accesses.push_back(std::move(access));
   }
   s.what = r.at("what").as_string();
+  if (auto after = r.find("after")) {
+    if (index == 0) after->fail("the first step follows no other step");
+    s.after = after->as_uint(0, index - 1);
+  }
   return s;
 }
 
+Race race_from_json(const JsonReader& r, const Counterexample& c) {
+  r.expect_keys({"first", "second", "objects", "reversed"});
+  Race race;
+  const std::size_t n = c.steps.size();
+  if (n < 2) r.fail("a race needs two steps; the trace has " + std::to_string(n));
+  race.first = r.at("first").as_uint(0, n - 2);
+  race.second = r.at("second").as_uint(race.first + 1, n - 1);
+  if (c.steps[race.first].actor == c.steps[race.second].actor)
+    r.at("second").fail("steps " + std::to_string(race.first) + " and " +
+                        std::to_string(race.second) + " are both taken by '" +
+                        c.steps[race.first].actor + "': a race is between two actors");
+  for (const JsonReader& o : r.at("objects").items())
+    race.objects.push_back(o.as_string());
+  race.reversed = r.at("reversed").as_string();
+  return race;
+}
+
 }  // namespace
+
+nlohmann::json to_json(const Race& race) {
+  return {{"first", race.first},
+          {"second", race.second},
+          {"objects", race.objects},
+          {"reversed", race.reversed}};
+}
 
 std::string scenario_hash(const nlohmann::json& scenario) {
   std::uint64_t h = 0xcbf29ce484222325ull;
@@ -138,14 +171,14 @@ std::string scenario_hash(const nlohmann::json& scenario) {
 
 const std::vector<std::string>& counterexample_keys() {
   static const std::vector<std::string> keys{"violation", "preemptions", "schedule", "steps",
-                                             "state"};
+                                             "state",     "states"};
   return keys;
 }
 
 Counterexample counterexample_from_json(const JsonReader& r) {
   Counterexample c;
   const JsonReader violation = r.at("violation");
-  violation.expect_keys({"invariant", "message", "step", "actor"});
+  violation.expect_keys({"invariant", "message", "step", "actor", "found_at"});
   c.invariant = violation.at("invariant").as_string();
   if (c.invariant.empty()) violation.at("invariant").fail("empty invariant name");
   c.message = violation.at("message").as_string();
@@ -191,6 +224,17 @@ Counterexample counterexample_from_json(const JsonReader& r) {
                                  std::to_string(c.step) + " is taken by '" + c.steps[c.step].actor +
                                  "'");
   }
+  if (auto states = r.find("states")) {
+    for (const JsonReader& item : states->items())
+      c.states.push_back(item.json());
+    if (c.states.size() != c.steps.size())
+      states->fail("lists " + std::to_string(c.states.size()) + " states but the trace has " +
+                   std::to_string(c.steps.size()) + " steps (one state after each step)");
+  }
+  if (auto found_at = violation.find("found_at")) {
+    if (c.steps.empty()) found_at->fail("the trace has no step to name");
+    c.found_at = found_at->as_uint(0, c.steps.size() - 1);
+  }
   return c;
 }
 
@@ -205,6 +249,9 @@ nlohmann::json to_json(const TraceDocument& doc) {
                 {"strategy", doc.strategy},
                 {"options", doc.options},
                 {"stats", stats_to_json(doc.stats)}});
+  if (!doc.overrides.empty()) j["overrides"] = doc.overrides;
+  if (doc.race) j["race"] = to_json(*doc.race);
+  if (!doc.not_involved.empty()) j["not_involved"] = doc.not_involved;
   return j;
 }
 
@@ -234,7 +281,7 @@ TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file) 
   std::vector<std::string> keys{"format",        "format_version", "tool_version", "scenario_file",
                                 "scenario_hash", "scenario",       "strategy",     "options"};
   keys.insert(keys.end(), counterexample_keys().begin(), counterexample_keys().end());
-  keys.push_back("stats");
+  keys.insert(keys.end(), {"stats", "overrides", "race", "not_involved"});
   root.expect_keys(keys);
 
   TraceDocument doc;
@@ -263,6 +310,17 @@ TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file) 
     root.at("stats")
         .at("violations")
         .fail("does not count the violated invariant '" + doc.counterexample.invariant + "'");
+  for (const JsonReader& o : root.items_or_empty("overrides"))
+    doc.overrides.push_back(o.as_string());
+  if (auto race = root.find("race")) doc.race = race_from_json(*race, doc.counterexample);
+  const std::size_t steps = doc.counterexample.steps.size();
+  for (const JsonReader& i : root.items_or_empty("not_involved")) {
+    if (steps == 0) i.fail("the trace has no steps");
+    const std::size_t index = i.as_uint(0, steps - 1);
+    if (!doc.not_involved.empty() && index <= doc.not_involved.back())
+      i.fail("the step indices must be increasing");
+    doc.not_involved.push_back(index);
+  }
   return doc;
 }
 

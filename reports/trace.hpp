@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,23 @@ const std::vector<std::string>& counterexample_keys();
 /// file and the JSON path.
 Counterexample counterexample_from_json(const JsonReader& r);
 
+/// The race of a counterexample: two dependent steps of different actors that nothing but their
+/// conflict orders (no other happens-before path joins them), such that the execution with the
+/// two reversed (the steps that do not depend on the earlier one first, then the later step, then
+/// the earlier, then the rest in their recorded order as far as they can run) completes with
+/// every property holding. Found by replaying the reversed orders (reports/race.hpp).
+struct Race {
+  std::size_t first = 0;             ///< index of the earlier step
+  std::size_t second = 0;            ///< index of the later step (invariant: first < second)
+  std::vector<std::string> objects;  ///< the objects whose accesses conflict, in access order
+  /// What the reversed order gave, e.g. "the execution completes and every property holds (36
+  /// steps)".
+  std::string reversed;
+  friend bool operator==(const Race&, const Race&) = default;
+};
+
+nlohmann::json to_json(const Race& race);
+
 struct TraceDocument {
   static constexpr int kFormatVersion = 1;
 
@@ -69,13 +87,22 @@ struct TraceDocument {
   nlohmann::json options;         ///< exploration options as used (strategy parameters, bounds)
   Counterexample counterexample;  ///< violation, schedule, readable steps, state at the violation
   Stats stats;                    ///< of the exploration that found it (wall time included)
+  /// The scenario keys set on the command line (`--preset NAME`, `--set PATH=VALUE`), as given,
+  /// in order; `scenario` is the document with them applied (what replay runs).
+  std::vector<std::string> overrides;
+  /// The race, when one was found (the key "race" is absent otherwise).
+  std::optional<Race> race;
+  /// Indices of the steps found not involved in the violation (reports/counterfactual.hpp:
+  /// postponed past the violating step, the same property is still violated), sorted.
+  std::vector<std::size_t> not_involved;
 };
 
 /// "fnv1a64:<16 hex digits>" of the scenario's canonical JSON text (keys sorted, no spaces).
 std::string scenario_hash(const nlohmann::json& scenario);
 
 /// The document: the counterexample's keys at the top level, with format, format_version,
-/// tool_version, scenario_file, scenario_hash, scenario, strategy, options and stats.
+/// tool_version, scenario_file, scenario_hash, scenario, strategy, options and stats, and when
+/// there are some, overrides, race and not_involved.
 nlohmann::json to_json(const TraceDocument& doc);
 /// Reads and validates a trace document. Throws InputError naming `file` and the JSON path for
 /// malformed, truncated or inconsistent documents (e.g. a hash that does not match the scenario).
@@ -102,6 +129,10 @@ enum class Wording : std::uint8_t {
 ///             step raised it), "'counter == 2' violated at the end of the execution (after step
 ///             #3): <message>"
 ///   both:     "... violated before any step: <message>"
+///   found at a step, reported at the end (Counterexample::found_at):
+///     kReport:  "x violated at step 28 (Cleaner), reported after the last step: <message>"
+///     kConsole: "'x' violated at step #28 by Cleaner (reported at the end of the execution, after
+///               step #35): <message>"
 /// Raw text: a renderer escapes it for its format.
 std::string describe_violation(const Counterexample& c, Wording wording);
 
@@ -122,5 +153,16 @@ std::string describe_what(const TraceStep& step, Wording wording);
 ///   kReport:  "W: write counter = 1" (the label, then what happened; a timeline's cell)
 ///   kConsole: "B W: write counter = 1" (actor, label, what happened or the accesses)
 std::string describe_step(const TraceStep& step, Wording wording);
+
+/// One step of a race in a few words: "#22 C3 reads RUN = []" (an observation of a raced object
+/// whose value the state after the step shows), else "#29 S3 RUN.put(t1)" (the label and what
+/// happened, cut at about 72 characters), else the label and the accesses. When another actor
+/// has a step with the same label, the actor is named too: "#0 W0 R reads counter = 0",
+/// "#2 W1 W: write counter = 1".
+std::string describe_race_step(const Counterexample& c, std::size_t index, const Race& race);
+/// The race: "#22 C3 reads RUN = [] before #29 S3 RUN.put(t1)".
+std::string describe_race(const Counterexample& c, const Race& race);
+/// `s` cut at a word boundary to at most `max` columns, "…" marking the cut.
+std::string shortened(std::string_view s, std::size_t max);
 
 }  // namespace interleave::reports

@@ -1,8 +1,12 @@
 // The sentences that describe a counterexample (reports/trace.hpp): the one place that puts a
 // violation or a step into words, for the renderers (Wording::kReport) and for the commands'
 // output (Wording::kConsole).
+#include "reports/causal_slice.hpp"
+#include "reports/text_util.hpp"
 #include "reports/trace.hpp"
 #include "reports/trace_view.hpp"
+
+#include <algorithm>
 
 namespace interleave::reports {
 
@@ -18,9 +22,10 @@ std::string describe_violation(const Counterexample& c, Wording wording) {
   std::string where;
   if (wording == Wording::kReport) {
     // The step is found by its index, and named by the actor that took it.
-    if (const auto pos = violating_position(c))
+    if (const auto pos = violating_position(c)) {
       where = "at step " + std::to_string(c.steps[*pos].index) + " (" + c.steps[*pos].actor + ")";
-    else if (c.steps.empty())
+      if (c.found_at) where += ", reported after the last step";
+    } else if (c.steps.empty())
       where = "before any step";
     else
       where = "after the last step";
@@ -29,7 +34,11 @@ std::string describe_violation(const Counterexample& c, Wording wording) {
   // Console: "by" names the actor whose step raised it (none for an invariant checked between
   // steps); the end of the execution names the last step, as the step list printed with it does.
   const std::size_t count = c.steps.size();
-  if (c.step < count)
+  if (c.found_at && *c.found_at < count)
+    where = "at step #" + std::to_string(*c.found_at) + " by " + c.steps[*c.found_at].actor +
+            " (reported at the end of the execution, after step #" + std::to_string(count - 1) +
+            ")";
+  else if (c.step < count)
     where = "at step #" + std::to_string(c.step) + (c.actor.empty() ? "" : " by " + c.actor);
   else if (count == 0)
     where = "before any step";
@@ -68,6 +77,48 @@ std::string describe_step(const TraceStep& step, Wording wording) {
   const std::string what = describe_what(step, wording);
   if (wording == Wording::kReport) return step_label(step) + (what.empty() ? "" : ": " + what);
   return step.actor + " " + step.label + (what.empty() ? "" : ": " + what);
+}
+
+std::string shortened(std::string_view s, std::size_t max) {
+  const std::string t = text::printable(s);
+  if (text::display_width(t) <= max) return t;
+  const std::vector<std::string> lines = text::wrap(t, max > 1 ? max - 1 : 1);
+  return lines.front() + "\xE2\x80\xA6";  // "…"
+}
+
+std::string describe_race_step(const Counterexample& c, std::size_t index, const Race& race) {
+  const TraceStep& step = c.steps.at(index);
+  // The label names the step when no other actor's step has it; else the actor is named too.
+  const bool shared = std::any_of(c.steps.begin(), c.steps.end(), [&](const TraceStep& o) {
+    return o.actor != step.actor && o.label == step.label;
+  });
+  const std::string out = "#" + std::to_string(step.index) + " " +
+                          (shared ? step.actor + " " + step_label(step) : step_label(step));
+  const std::string sep = shared ? ": " : " ";
+  // An observation of a raced object whose value the state dump shows: "reads RUN = []".
+  for (const TraceAccess& a : step.accesses) {
+    if (!observes(a.kind) ||
+        std::find(race.objects.begin(), race.objects.end(), a.object) == race.objects.end())
+      continue;
+    if (index < c.states.size() && c.states[index].is_object() &&
+        c.states[index].contains(a.object))
+      return out + " reads " + a.object + " = " +
+             shortened(c.states[index][a.object].dump(-1, ' ', false,
+                                                      nlohmann::json::error_handler_t::replace),
+                       40);
+  }
+  if (!step.what.empty()) return out + sep + shortened(step.what, 72);
+  const std::string accesses = describe_accesses(step, Wording::kReport);
+  return accesses.empty() ? out : out + sep + accesses;
+}
+
+std::string describe_race(const Counterexample& c, const Race& race) {
+  return describe_race_step(c, race.first, race) + " before " +
+         describe_race_step(c, race.second, race);
+}
+
+std::string describe_folded(const CausalSlice::Folded& f) {
+  return f.actor + ": " + plural(f.steps, "step", "steps") + " not involved";
 }
 
 }  // namespace interleave::reports

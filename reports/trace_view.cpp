@@ -16,8 +16,9 @@ std::vector<std::string> actors_in_order(const Counterexample& c) {
 }
 
 std::optional<std::size_t> violating_position(const Counterexample& c) {
+  const std::size_t step = c.found_at.value_or(c.step);
   for (std::size_t i = 0; i < c.steps.size(); ++i)
-    if (c.steps[i].index == c.step) return i;
+    if (c.steps[i].index == step) return i;
   return std::nullopt;
 }
 

@@ -15,8 +15,9 @@ namespace interleave::reports {
 /// not already there) last.
 std::vector<std::string> actors_in_order(const Counterexample& c);
 
-/// Position in c.steps of the violating step (the step whose index is c.step), or nullopt when the
-/// violation was detected after the last step (a final check, a deadlock).
+/// Position in c.steps of the violating step: the step that found a property reported at the end
+/// (c.found_at), else the step whose index is c.step; nullopt when the violation was detected
+/// after the last step and no step found it (a final check, a deadlock).
 std::optional<std::size_t> violating_position(const Counterexample& c);
 
 }  // namespace interleave::reports

@@ -61,9 +61,9 @@ void Properties::install(Execution& ex,
                          std::vector<std::pair<const Fact*, std::function<Check()>>> at_end) {
   for (const Fact* property : kEndOfExecutionOrder) {
     if (property->kind == FactKind::kFoundAtStep) {
-      ex.final_check(std::string(property->name), [this, property]() -> Check {
+      ex.deferred_check(std::string(property->name), [this, property]() -> std::optional<Finding> {
         for (const Found& f : found_)
-          if (f.property == property) return f.message;
+          if (f.property == property) return Finding{f.message, f.step};
         return std::nullopt;
       });
       continue;
@@ -78,7 +78,7 @@ void Properties::found(Actor& a, const Fact& property, std::string message) {
   if (property.kind != FactKind::kFoundAtStep)
     throw std::logic_error("found() of '" + std::string(property.name) +
                            "', which is not checked at a step");
-  found_.push_back({&property, std::move(message)});
+  found_.push_back({&property, std::move(message), a.execution().current_step().value_or(0)});
 }
 
 }  // namespace interleave::model

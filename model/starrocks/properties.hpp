@@ -180,6 +180,7 @@ class Properties {
   struct Found {
     const Fact* property;
     std::string message;
+    std::size_t step;  // the step that found it (reported as the violation's found_at)
   };
   std::vector<Found> found_;
 };

@@ -58,10 +58,11 @@ int exit_code_of(Verdict v) {
 }
 
 std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
-                                     const ModelRegistry& models) {
+                                     const ModelRegistry& models,
+                                     const std::vector<ScenarioOverride>& overrides) {
   std::vector<Scenario> scenarios;
   for (const auto& file : collect_scenario_files(paths))
-    scenarios.push_back(load_scenario(file, models));
+    scenarios.push_back(load_scenario(file, models, overrides));
   check_unique_names(scenarios);
   return scenarios;
 }
@@ -73,6 +74,17 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       ->required()
       ->type_name("SCENARIO");
   add_exploration_options(*c, a.overrides);
+  c->add_option("--preset", a.preset,
+                "Run under this policy preset: the scenario's policy becomes {\"preset\": NAME} "
+                "(see 'interleave list')")
+      ->type_name("NAME");
+  c->add_option("--set", a.sets,
+                "Set a scenario key before validation, e.g. exploration.max_preemptions=3 or "
+                "policy.KNOB=VALUE (any key of the file; VALUE is JSON, else text; repeatable, "
+                "applied in order after --preset)")
+      ->type_name("PATH=VALUE")
+      ->take_all()
+      ->allow_extra_args(false);
   c->add_option("--out", a.out_dir, "Directory for counterexample traces (default: out)")
       ->type_name("DIR");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
@@ -87,12 +99,14 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       "  interleave check scenario.json\n"
       "  interleave check scenarios/ --out build/traces --quiet\n"
       "  interleave check scenario.json --strategy random --seed 7 --max-executions 10000\n"
+      "  interleave check scenario.json --set exploration.max_preemptions=3\n"
       "  interleave check scenario.json --all-violations --json > summary.json");
   return c;
 }
 
 int run_check(const CheckArgs& args, const Context& ctx) {
-  const std::vector<Scenario> scenarios = load_scenarios(args.scenarios, ctx.models);
+  const std::vector<Scenario> scenarios = load_scenarios(
+      args.scenarios, ctx.models, parse_scenario_overrides(args.preset, args.sets));
   std::vector<ExplorationSettings> settings;
   for (const auto& s : scenarios) {
     settings.push_back(apply_overrides(s.exploration, args.overrides));

@@ -54,17 +54,20 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   ValidateArgs validate;
   ListArgs list;
   GateArgs gate;
+  MatrixArgs matrix;
   CLI::App* check_cmd = add_check(app, check);
   CLI::App* replay_cmd = add_replay(app, replay);
   CLI::App* show_cmd = add_show(app, show);
   CLI::App* validate_cmd = add_validate(app, validate);
   CLI::App* list_cmd = add_list(app, list);
   CLI::App* gate_cmd = add_gate(app, gate);
+  CLI::App* matrix_cmd = add_matrix(app, matrix);
 
   // An unknown command gets a did-you-mean rather than CLI11's "argument was not expected".
   if (!args.empty() && !args.front().empty() && args.front()[0] != '-') {
     std::vector<std::string> names;
-    for (const CLI::App* sub : {check_cmd, replay_cmd, show_cmd, validate_cmd, list_cmd, gate_cmd})
+    for (const CLI::App* sub : {check_cmd, replay_cmd, show_cmd, validate_cmd, list_cmd, gate_cmd,
+                                matrix_cmd})
       names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), args.front()) == names.end()) {
       ctx.err << "error: unknown command '" << args.front() << "'"
@@ -85,6 +88,7 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   if (*validate_cmd) return run_validate(validate, ctx);
   if (*list_cmd) return run_list(list, ctx);
   if (*gate_cmd) return run_gate(gate, ctx);
+  if (*matrix_cmd) return run_matrix(matrix, ctx);
   throw std::logic_error("no subcommand selected");
 }
 

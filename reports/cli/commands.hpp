@@ -23,6 +23,8 @@ struct Context {
 struct CheckArgs {
   std::vector<std::string> scenarios;
   ExplorationOverrides overrides;
+  std::string preset;             ///< --preset NAME (reports/cli/scenario_overrides.hpp)
+  std::vector<std::string> sets;  ///< --set PATH=VALUE, in order
   std::string out_dir = "out";
   bool json = false;
   bool quiet = false;
@@ -41,6 +43,7 @@ int run_replay(const ReplayArgs& args, const Context& ctx);
 struct ShowArgs {
   std::string trace;
   std::string format;
+  bool state = false;  ///< --state: every step with the state it left (text)
 };
 CLI::App* add_show(CLI::App& app, ShowArgs& args);
 int run_show(const ShowArgs& args, const Context& ctx);
@@ -68,11 +71,23 @@ struct GateArgs {
 CLI::App* add_gate(CLI::App& app, GateArgs& args);
 int run_gate(const GateArgs& args, const Context& ctx);
 
+struct MatrixArgs {
+  std::vector<std::string> scenarios;
+  std::vector<std::string> vary;  ///< --vary PATH=A,B,...
+  std::string presets;            ///< --presets all|NAME,NAME ("" : none)
+  std::string base;               ///< --base PRESET ("" : see reports/cli/matrix.cpp)
+  std::string format = "text";    ///< text, markdown, json
+  ExplorationOverrides overrides;
+};
+CLI::App* add_matrix(CLI::App& app, MatrixArgs& args);
+int run_matrix(const MatrixArgs& args, const Context& ctx);
+
 /// The exit code of a verdict (holds 0, violation 1, incomplete 3).
 int exit_code_of(Verdict v);
 /// Loads every scenario named by `paths` (files or directories), all of them validated before
-/// anything runs. Throws InputError at the first bad one.
+/// anything runs, each with `overrides` applied. Throws InputError at the first bad one.
 std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
-                                     const ModelRegistry& models);
+                                     const ModelRegistry& models,
+                                     const std::vector<ScenarioOverride>& overrides = {});
 
 }  // namespace interleave::cli

@@ -65,7 +65,13 @@ ExpectationCheck check_expectation(const std::optional<Expectation>& expected,
                         got.end(), std::back_inserter(missing));
     std::set_difference(got.begin(), got.end(), expected->invariants.begin(),
                         expected->invariants.end(), std::back_inserter(unexpected));
-    if (!missing.empty())
+    if (!missing.empty() && actual.stopped_at_first_violation)
+      check.problems.push_back("expected to violate " + quoted_list(missing) +
+                               ", which the search did not reach: it stopped at the first "
+                               "violation (" + quoted_list(got) +
+                               "); set /exploration/all_violations to true to search for every "
+                               "property");
+    else if (!missing.empty())
       check.problems.push_back("expected to violate " + quoted_list(missing) +
                                ", which the search did not");
     if (!unexpected.empty())
@@ -75,6 +81,10 @@ ExpectationCheck check_expectation(const std::optional<Expectation>& expected,
     check.problems.push_back(
         "a holds expectation must name the coverage goals (\"reached\") that show the dangerous "
         "situation was explored; without them the pass could be vacuous");
+  if (expected->verdict == Verdict::kIncomplete && expected->reached.empty())
+    check.problems.push_back(
+        "an incomplete expectation must name the coverage goals (\"reached\") the partial search "
+        "reaches; without them it passes whatever was searched");
   for (const auto& goal : expected->reached) {
     const auto it = actual.covered.find(goal);
     if (it == actual.covered.end() || it->second == 0)

@@ -76,7 +76,8 @@ CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
                 "Replay against this scenario file instead of the one embedded in the trace, "
                 "and report where the run diverges from the trace")
       ->type_name("FILE");
-  c->add_flag("--quiet,-q", a.quiet, "Print only the result line");
+  c->add_flag("--quiet,-q", a.quiet,
+              "Print only the header and the result lines, not the replayed steps");
   c->footer(
       "Exit codes: 1 a violation occurs (the recorded one, or another: the output says which),\n"
       "            0 the schedule runs to completion and every property holds,\n"
@@ -127,6 +128,7 @@ int run_replay(const ReplayArgs& args, const Context& ctx) {
     replayed.invariant = v.invariant;
     replayed.message = v.message;
     replayed.step = v.step;
+    if (v.found_at && *v.found_at < rep.steps.size()) replayed.found_at = v.found_at;
     if (v.actor != kNoActor && v.step < rep.steps.size()) replayed.actor = rep.steps[v.step].actor;
     replayed.steps = rep.steps;
     const std::string described = describe_violation(replayed, Wording::kConsole);

@@ -1,6 +1,7 @@
 #include "reports/cli/run.hpp"
 
 #include "reports/cli/errors.hpp"
+#include "reports/counterfactual.hpp"
 #include "reports/render.hpp"
 
 #include <fcntl.h>
@@ -28,6 +29,8 @@ reports::TraceDocument make_trace_document(const Scenario& scenario,
   doc.options = to_json(settings);
   doc.counterexample = counterexample;
   doc.stats = stats_so_far;
+  doc.overrides = scenario.overrides;
+  reports::explain(doc, scenario.instance.program, explore_options_for(settings));
   return doc;
 }
 
@@ -108,10 +111,11 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     const std::string name = trace_file_name(scenario.name, c.invariant, names);
     names.push_back(name);
     const std::filesystem::path path = context.out_dir / name;
-    write_file_atomically(
-        path, reports::render_json(make_trace_document(scenario, settings, strategy_name, c, stats,
-                                                       context.tool_version)));
+    reports::TraceDocument doc =
+        make_trace_document(scenario, settings, strategy_name, c, stats, context.tool_version);
+    write_file_atomically(path, reports::render_json(doc));
     run.trace_files.push_back(path.string());
+    run.traces.push_back(std::move(doc));
   };
   if (context.on_progress) {
     options.on_progress = context.on_progress;

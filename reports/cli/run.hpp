@@ -31,6 +31,8 @@ struct ScenarioRun {
   ExplorationResult result;
   /// trace_files[i]: the trace of result.counterexamples[i], as a path under out_dir.
   std::vector<std::string> trace_files;
+  /// traces[i]: the document written to trace_files[i].
+  std::vector<reports::TraceDocument> traces;
 };
 
 /// Explores `scenario` with `settings`. Every counterexample is written atomically to
@@ -39,7 +41,8 @@ struct ScenarioRun {
 ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
                          const RunContext& context);
 
-/// The self-contained trace document of one counterexample.
+/// The self-contained trace document of one counterexample, explained (reports/counterfactual.hpp:
+/// the steps not involved and the race, by what-if runs of the scenario's program).
 reports::TraceDocument make_trace_document(const Scenario& scenario,
                                            const ExplorationSettings& settings,
                                            const std::string& strategy_name,

@@ -70,6 +70,18 @@ Expectation expectation_from_json(const JsonReader& r, const ExplorationSettings
     r.at("invariants")
         .fail("must be empty when the expected verdict is '" + std::string(to_string(e.verdict)) +
               "' (only a violation violates invariants)");
+  // What the gate would always reject is rejected here (reports/cli/expectation.cpp).
+  if (e.verdict != Verdict::kViolation && e.reached.empty()) {
+    const std::string why =
+        e.verdict == Verdict::kHolds
+            ? "a 'holds' expectation must name the coverage goals that show the dangerous "
+              "situation was explored (the gate rejects a 'holds' without them: the pass could be "
+              "vacuous)"
+            : "an 'incomplete' expectation must name the coverage goals the partial search "
+              "reaches (the gate rejects one without them: it would pass whatever was searched)";
+    if (!r.has("reached")) throw InputError(r.file(), r.child_path("reached"), "missing: " + why);
+    r.at("reached").fail("must name at least one coverage goal: " + why);
+  }
   if (e.invariants.size() > 1 && !exploration.all_violations)
     r.at("invariants")
         .fail("names " + std::to_string(e.invariants.size()) +
@@ -140,8 +152,24 @@ Scenario parse_scenario(const json& document, const std::string& file,
   return s;
 }
 
-Scenario load_scenario(const std::string& path, const ModelRegistry& models) {
-  return parse_scenario(read_json_file(path), path, models);
+Scenario load_scenario(const std::string& path, const ModelRegistry& models,
+                       const std::vector<ScenarioOverride>& overrides) {
+  if (overrides.empty()) return parse_scenario(read_json_file(path), path, models);
+  const json document = apply_scenario_overrides(read_json_file(path), overrides, path);
+  try {
+    Scenario s = parse_scenario(document, path, models);
+    for (const ScenarioOverride& o : overrides)
+      s.overrides.push_back(o.text);
+    return s;
+  } catch (const InputError& e) {
+    // Name the option that set the key the error is about (the last one to set it).
+    for (auto o = overrides.rbegin(); o != overrides.rend(); ++o) {
+      const std::string pointer = json_pointer(*o);
+      if (e.path() == pointer || e.path().starts_with(pointer + "/"))
+        throw InputError(e.file(), e.path(), e.message() + " (set by " + o->text + ")");
+    }
+    throw;
+  }
 }
 
 std::vector<std::string> collect_scenario_files(const std::vector<std::string>& paths) {

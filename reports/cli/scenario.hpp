@@ -7,6 +7,7 @@
 #include "explorer/json_reader.hpp"
 #include "explorer/model_driver.hpp"
 #include "reports/cli/exploration.hpp"
+#include "reports/cli/scenario_overrides.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,9 @@ struct Scenario {
   ExplorationSettings exploration;
   std::optional<Expectation> expect;  ///< nullopt when the file has no "expect"
   ModelInstance instance;             ///< program, invariants, coverage goals
+  /// The command-line options that edited the document (ScenarioOverride::text), in order;
+  /// `document` is the edited one.
+  std::vector<std::string> overrides;
 };
 
 /// Validates and instantiates a scenario document. Throws InputError naming `file` and the JSON
@@ -46,8 +50,10 @@ struct Scenario {
 /// an unknown model, and expectations naming invariants or goals the model cannot report.
 Scenario parse_scenario(const nlohmann::json& document, const std::string& file,
                         const ModelRegistry& models);
-/// read_json_file + parse_scenario.
-Scenario load_scenario(const std::string& path, const ModelRegistry& models);
+/// read_json_file + apply_scenario_overrides + parse_scenario. An error about a key an override
+/// set ends with "(set by --set PATH=VALUE)".
+Scenario load_scenario(const std::string& path, const ModelRegistry& models,
+                       const std::vector<ScenarioOverride>& overrides = {});
 
 /// The scenario files named by `paths`: files as given, directories searched recursively for
 /// *.json (except *.schema.json and hidden files), in sorted order; a file named twice is kept

@@ -1,5 +1,6 @@
 // `interleave show TRACE --format F`: render a counterexample trace.
 #include "reports/cli/commands.hpp"
+#include "reports/cli/text.hpp"
 #include "reports/formats.hpp"
 #include "reports/trace.hpp"
 
@@ -26,6 +27,10 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
   c->add_option("--format,-f", a.format, "Output format: " + list + " (default: " + a.format + ")")
       ->type_name("FORMAT")
       ->check(CLI::IsMember(names));
+  c->add_flag("--state", a.state,
+              "Print every step with the keys of the shared state it changed (the first step: "
+              "every key), then the state at the violation (text; not with --format)")
+      ->excludes(c->get_option("--format"));
   c->footer(
       "The trace is validated first: a malformed, truncated or edited trace exits with 2.\n\n"
       "Formats:\n" +
@@ -34,13 +39,17 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
       "Examples:\n"
       "  interleave show out/NAME.PROPERTY.trace.json\n"
       "  interleave show out/NAME.PROPERTY.trace.json --format mermaid\n"
+      "  interleave show out/NAME.PROPERTY.trace.json --state\n"
       "  interleave show out/NAME.PROPERTY.trace.json --format dot | dot -Tsvg > hb.svg");
   return c;
 }
 
 int run_show(const ShowArgs& args, const Context& ctx) {
   const reports::TraceDocument doc = reports::read_trace_file(args.trace);
-  ctx.out << reports::trace_format(args.format).render(doc) << std::flush;
+  if (args.state)
+    ctx.out << format_states(doc) << std::flush;
+  else
+    ctx.out << reports::trace_format(args.format).render(doc) << std::flush;
   return static_cast<int>(ExitCode::kHolds);
 }
 

@@ -1,5 +1,9 @@
 #include "reports/cli/text.hpp"
 
+#include "reports/causal_slice.hpp"
+#include "reports/text_util.hpp"
+#include "reports/trace_view.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -42,6 +46,91 @@ std::string format_steps(const std::vector<TraceStep>& steps, const std::string&
   return out;
 }
 
+std::string format_counterexample(const reports::TraceDocument& doc, const std::string& indent,
+                                  bool full) {
+  const Counterexample& c = doc.counterexample;
+  const reports::CausalSlice slice = reports::causal_slice(doc);
+  std::string out = indent + reports::describe_violation(c, Wording::kConsole) + "\n";
+  if (doc.race)
+    out += indent + "the race: " + reports::describe_race(c, *doc.race) + "\n";
+  else if (!c.steps.empty())
+    out += indent +
+           "the race: none found (no swap of two dependent steps of the slice makes every "
+           "property hold)\n";
+  // The steps shown, each with its marks.
+  std::vector<TraceStep> shown;
+  std::map<std::size_t, std::string> marks;
+  for (std::size_t p = 0; p < c.steps.size(); ++p) {
+    if (!full && !slice.involved[p]) continue;
+    const std::size_t index = c.steps[p].index;
+    shown.push_back(c.steps[p]);
+    std::string mark;
+    if (slice.violating == p) mark = "violation";
+    if (doc.race && (doc.race->first == index || doc.race->second == index))
+      mark += std::string(mark.empty() ? "" : ", ") + "the race";
+    if (!mark.empty()) marks[index] = mark;
+  }
+  std::string steps = format_steps(shown, indent + "  ");
+  // Marks after the lines of their steps (format_steps marks one step only).
+  std::string marked;
+  std::size_t line_start = 0;
+  for (const TraceStep& st : shown) {
+    const std::size_t end = steps.find('\n', line_start);
+    std::string line = steps.substr(line_start, end - line_start);
+    line_start = end + 1;
+    if (const auto it = marks.find(st.index); it != marks.end()) line += "  <-- " + it->second;
+    marked += line + "\n";
+  }
+  out += marked;
+  if (!full)
+    for (const reports::CausalSlice::Folded& f : slice.folded)
+      out += indent + "  " + reports::describe_folded(f) + "\n";
+  return out;
+}
+
+std::string format_states(const reports::TraceDocument& doc) {
+  const Counterexample& c = doc.counterexample;
+  std::string out = reports::describe_violation(c, Wording::kConsole) + "\n";
+  if (doc.race) out += "the race: " + reports::describe_race(c, *doc.race) + "\n";
+  if (c.states.empty()) return out + "(the model records no state: the trace has no states)\n";
+  const std::optional<std::size_t> violating = reports::violating_position(c);
+  const auto value = [](const nlohmann::json& v) {
+    return reports::text::printable(
+        v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  };
+  const std::string lines = format_steps(c.steps, "");  // aligned, one line per step
+  std::size_t line_start = 0;
+  nlohmann::json before;  // the state before the step (null before the first)
+  for (std::size_t p = 0; p < c.steps.size(); ++p) {
+    const std::size_t end = lines.find('\n', line_start);
+    std::string line = lines.substr(line_start, end - line_start);
+    line_start = end + 1;
+    if (violating == p) line += "  <-- violation";
+    if (doc.race && (doc.race->first == c.steps[p].index || doc.race->second == c.steps[p].index))
+      line += "  <-- the race";
+    out += line + "\n";
+    const nlohmann::json& after = c.states[p];
+    if (!after.is_object()) {
+      if (after != before) out += "      = " + value(after) + "\n";
+    } else {
+      for (const auto& [key, v] : after.items())
+        if (!before.is_object() || !before.contains(key) || before[key] != v)
+          out += "      " + key + " = " + value(v) + "\n";
+      if (before.is_object())
+        for (const auto& [key, v] : before.items())
+          if (!after.contains(key)) out += "      " + key + " removed\n";
+    }
+    before = after;
+  }
+  out += "State at the violation:\n";
+  if (c.state.is_object())
+    for (const auto& [key, v] : c.state.items())
+      out += "  " + key + " = " + value(v) + "\n";
+  else
+    out += "  " + value(c.state) + "\n";
+  return out;
+}
+
 std::string describe_search(const ExplorationResult& r) {
   return plural(r.stats.executions, "execution") + ", " + plural(r.stats.steps, "step") + "; " +
          r.detail;
@@ -73,12 +162,26 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
   }
   out += "\n";
   if (quiet) return out;
+  if (!scenario.overrides.empty()) {
+    std::string with;
+    for (const std::string& o : scenario.overrides)
+      with += " " + o;
+    out += "  with" + with + "\n";
+  }
+  if (!scenario.description.empty())
+    for (const std::string& line :
+         reports::text::wrap(reports::text::printable(scenario.description), 96))
+      out += "  " + line + "\n";
   for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
-    const Counterexample& c = r.counterexamples[i];
-    out += "  " + reports::describe_violation(c, Wording::kConsole) + "\n";
-    out +=
-        format_steps(c.steps, "    ",
-                     c.step < c.steps.size() ? std::optional<std::size_t>(c.step) : std::nullopt);
+    if (i < run.traces.size()) {
+      out += format_counterexample(run.traces[i], "  ");
+    } else {  // not written (no trace document): every step
+      const Counterexample& c = r.counterexamples[i];
+      out += "  " + reports::describe_violation(c, Wording::kConsole) + "\n";
+      out +=
+          format_steps(c.steps, "    ",
+                       c.step < c.steps.size() ? std::optional<std::size_t>(c.step) : std::nullopt);
+    }
     if (i < run.trace_files.size()) out += "  counterexample: " + run.trace_files[i] + "\n";
   }
   out += "  searched: " + describe_search(r) + "\n";
@@ -100,16 +203,18 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
     coverage[g] = 0;
   for (const auto& [g, n] : r.covered)
     coverage[g] = n;
-  return {{"name", scenario.name},
-          {"file", scenario.file},
-          {"model", scenario.model},
-          {"verdict", to_string(r.verdict)},
-          {"detail", r.detail},
-          {"strategy", r.strategy},
-          {"options", to_json(run.settings)},
-          {"counterexamples", cex},
-          {"coverage", coverage},
-          {"stats", to_json(r.stats, /*with_timing=*/true)}};
+  nlohmann::json j{{"name", scenario.name},
+                   {"file", scenario.file},
+                   {"model", scenario.model},
+                   {"verdict", to_string(r.verdict)},
+                   {"detail", r.detail},
+                   {"strategy", r.strategy},
+                   {"options", to_json(run.settings)},
+                   {"counterexamples", cex},
+                   {"coverage", coverage},
+                   {"stats", to_json(r.stats, /*with_timing=*/true)}};
+  if (!scenario.overrides.empty()) j["overrides"] = scenario.overrides;
+  return j;
 }
 
 }  // namespace interleave::cli

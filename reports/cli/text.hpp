@@ -21,6 +21,15 @@ namespace interleave::cli {
 std::string format_steps(const std::vector<TraceStep>& steps, const std::string& indent,
                          std::optional<std::size_t> marked = std::nullopt,
                          const std::string& mark = "violation");
+/// A counterexample as `check` prints it: the violation, the race (or that none was found), the
+/// steps of its causal slice (reports/causal_slice.hpp; every step when `full`), the violating step
+/// and the race's steps marked, then one line per actor for the steps not involved.
+std::string format_counterexample(const reports::TraceDocument& doc, const std::string& indent,
+                                  bool full = false);
+/// `show --state`: the violation and the race, then every step with the keys of the model's state
+/// dump it changed ("      RUN = [\"t1\"]"; the first step shows every key), as TLC prints an
+/// error trace, then the whole state at the violation (the state after the violating step).
+std::string format_states(const reports::TraceDocument& doc);
 /// "3 executions, 12 steps" and what cut or stopped the search.
 std::string describe_search(const ExplorationResult& result);
 /// One line per coverage goal ("<indent>'all done' reached in 6 executions", "... never

@@ -36,11 +36,14 @@ TEST_CASE("check: a lost update is a violation, printed and written as a trace",
   const std::string trace = tmp / "out/counter-racy.counter-total.trace.json";
   CHECK(r.out ==
         "counter-racy: violation (counter == total)\n"
+        "  Two workers increment a counter without a lock: an update can be lost.\n"
         "  'counter == total' violated at the end of the execution (after step #3): counter is 1, "
         "expected 2\n"
-        "    #0  W0  R  read counter = 0\n"
+        // W0's read reversed with W1's write: W0 reads 1 and writes 2, every property holds.
+        "  the race: #0 W0 R reads counter = 0 before #2 W1 W: write counter = 1\n"
+        "    #0  W0  R  read counter = 0  <-- the race\n"
         "    #1  W1  R  read counter = 0\n"
-        "    #2  W1  W  write counter = 1\n"
+        "    #2  W1  W  write counter = 1  <-- the race\n"
         "    #3  W0  W  write counter = 1\n"
         "  counterexample: " +
             trace +
@@ -77,6 +80,7 @@ TEST_CASE("check: a locked counter holds over all 6 interleavings of critical se
   CHECK(r.code == 0);
   CHECK(r.out ==
         "counter-locked: holds\n"
+        "  The same two workers behind a lock: no update is lost.\n"
         "  searched: 6 executions, 96 steps; every interleaving and every choice value "
         "(exhaustive DFS)\n"
         "  coverage:\n"
@@ -132,6 +136,9 @@ TEST_CASE("check: deadlocks and actor failures are violations with their own nam
     // DFS order: the first execution already fails (W1 reads W0's 1), the second loses an update.
     CHECK_THAT(r.out, Catch::Contains("  'actor_failure' violated at step #2 by W1: W1 failed at "
                                       "step R: read the forbidden value 1\n"
+                                      // Reversing W0 W and W1 R loses an update instead.
+                                      "  the race: none found (no swap of two dependent steps "
+                                      "of the slice makes every property hold)\n"
                                       "    #0  W0  R  read counter = 0\n"
                                       "    #1  W0  W  write counter = 1\n"
                                       "    #2  W1  R  read counter = 1  <-- violation\n"));
@@ -325,4 +332,63 @@ TEST_CASE("trace file names are deterministic and distinct", "[check][files]") {
   CHECK(cli::trace_file_name("s", "a-b", {"s.a-b.trace.json"}) == "s.a-b-2.trace.json");
   CHECK(cli::trace_file_name("s", "a_b", {"s.a-b.trace.json", "s.a-b-2.trace.json"}) ==
         "s.a-b-3.trace.json");
+}
+
+TEST_CASE("check --set and --preset edit the scenario, validated like the file and recorded in "
+          "the trace",
+          "[check][overrides]") {
+  TempDir tmp;
+  const std::string racy = test_scenario("racy.json");
+  SECTION("a knob set on the command line changes the verdict and is printed") {
+    const auto r = run_cli({"check", racy, "--out", tmp / "out", "--set", "counter.lock=true"});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("counter-racy: holds\n"
+                                        "  with --set counter.lock=true\n"));
+  }
+  SECTION("exploration keys too, applied in order (the last one wins)") {
+    const auto r = run_cli({"check", racy, "--out", tmp / "out", "--set",
+                            "exploration.max_executions=5", "--set",
+                            "exploration.max_executions=1", "--quiet"});
+    CHECK(r.code == 3);  // the first DFS execution loses no update; the budget stops it there
+    CHECK(r.out == "counter-racy: incomplete\n");
+  }
+  SECTION("the trace embeds the edited scenario and lists the options; replay reproduces it") {
+    const auto r = run_cli({"check", racy, "--out", tmp / "out", "--set",
+                            "counter.workers=3", "--set", "exploration.minimize=false"});
+    CHECK(r.code == 1);
+    const std::string trace = tmp / "out/counter-racy.counter-total.trace.json";
+    const reports::TraceDocument doc = reports::read_trace_file(trace);
+    CHECK(doc.overrides ==
+          std::vector<std::string>{"--set counter.workers=3", "--set exploration.minimize=false"});
+    CHECK(doc.scenario["counter"]["workers"] == 3);
+    CHECK(doc.scenario["exploration"]["minimize"] == false);
+    CHECK(doc.scenario_hash == reports::scenario_hash(doc.scenario));
+    CHECK(run_cli({"replay", trace, "--quiet"}).code == 1);
+  }
+  SECTION("a bad value is an input error naming the file, the JSON path and the option") {
+    const auto r = run_cli({"check", racy, "--out", tmp / "out", "--set", "counter.lock=3"});
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains(racy + ": /counter/lock: ") &&
+                          Catch::Contains("(set by --set counter.lock=3)"));
+    const auto unknown = run_cli({"check", racy, "--set", "counter.lok=true"});
+    CHECK(unknown.code == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("/counter/lok: unknown key 'lok' (did you mean "
+                                            "'lock'?)") &&
+                                Catch::Contains("(set by --set counter.lok=true)"));
+    const auto into_string = run_cli({"check", racy, "--set", "name.x=1"});
+    CHECK(into_string.code == 2);
+    CHECK_THAT(into_string.err,
+               Catch::Contains(racy + ": /name: --set name.x=1: 'x' cannot be set here: this is "
+                                      "string, not an object"));
+    // The counter model has no policy: a preset is an unknown key there.
+    const auto preset = run_cli({"check", racy, "--preset", "pr-79339"});
+    CHECK(preset.code == 2);
+    CHECK_THAT(preset.err, Catch::Contains("/policy: unknown key 'policy'") &&
+                               Catch::Contains("(set by --preset pr-79339)"));
+    const auto syntax = run_cli({"check", racy, "--set", "counter.lock"});
+    CHECK(syntax.code == 2);
+    CHECK_THAT(syntax.err, Catch::Contains("--set 'counter.lock': expected PATH=VALUE"));
+    CHECK(!std::filesystem::exists(tmp / "out"));  // nothing ran
+  }
 }

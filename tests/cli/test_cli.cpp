@@ -246,6 +246,27 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
               "a holds expectation must name the coverage goals (\"reached\") that show the "
               "dangerous situation was explored; without them the pass could be vacuous"});
   }
+  SECTION("an incomplete expectation without goals cannot pass") {
+    e.verdict = Verdict::kIncomplete;
+    e.invariants.clear();
+    e.reached.clear();
+    result.verdict = Verdict::kIncomplete;
+    result.counterexamples.clear();
+    CHECK(cli::check_expectation(e, result).problems ==
+          std::vector<std::string>{
+              "an incomplete expectation must name the coverage goals (\"reached\") the partial "
+              "search reaches; without them it passes whatever was searched"});
+  }
+  SECTION("a property not violated because the search stopped at the first violation says so") {
+    e.invariants = {"b"};
+    result.stopped_at_first_violation = true;
+    CHECK(cli::check_expectation(e, result).problems ==
+          std::vector<std::string>{
+              "expected to violate 'b', which the search did not reach: it stopped at the first "
+              "violation ('a'); set /exploration/all_violations to true to search for every "
+              "property",
+              "violated 'a', which was not expected"});
+  }
   SECTION("a goal never reached makes the pass vacuous") {
     e.reached = {"g1", "g2"};
     result.covered["g2"] = 0;

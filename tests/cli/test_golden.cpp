@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 
 using namespace interleave;
 using namespace interleave::test;
+using nlohmann::json;
 
 namespace {
 
@@ -79,4 +81,65 @@ TEST_CASE(
                       << read_file(diff));
     }
   }
+}
+
+TEST_CASE("the seed's counterexample shows its causal slice and names the race",
+          "[golden][slice]") {
+  TempDir tmp;
+  const std::string bin = quote(INTERLEAVE_BINARY);
+  const std::string out = tmp / "check.txt";
+  CHECK(run_in_source(bin + " check scenarios/seed-pr-79339.json --out " + quote(tmp / "out") +
+                      " >" + quote(out)) == 1);
+  const std::string text = read_file(out);
+  // The first counterexample, up to its trace file.
+  const std::string first = text.substr(0, text.find("  counterexample: "));
+  INFO(first);
+  // The description of the scenario, under the verdict.
+  CHECK_THAT(first, Catch::Contains("\n  The seed world under the proposed fix, pr-79339"));
+  CHECK_THAT(first,
+             Catch::Contains("\n  the race: #22 C3 reads RUN = [] before #29 S3 RUN.put(t1)\n"));
+  CHECK_THAT(first,
+             Catch::Contains(
+                 "    #22  TemporaryTableCleaner   C3   task runs in RUN: []  <-- the race\n"));
+  CHECK_THAT(first,
+             Catch::Contains("    #29  TaskRunScheduler        S3   RUN.put(t1)  <-- the race\n"));
+  // The client session played no part: none of its steps is shown, one line says so.
+  CHECK_THAT(first, !Catch::Contains("Session:c1@fe1  "));
+  CHECK_THAT(first, Catch::Contains("\n    Session:c1@fe1: 12 steps not involved\n"));
+  // What enables the slice stays: the dispatcher's S2a starts the TaskRun.
+  CHECK_THAT(first, Catch::Contains("    #12  TaskRunScheduler        S2a  "));
+  // The trace on disk keeps the complete schedule: it replays to the same violation.
+  const std::string trace = tmp / "out/seed-pr-79339.sink-table-not-found.trace.json";
+  CHECK(run_in_source(bin + " replay " + quote(trace) + " --quiet >/dev/null 2>&1") == 1);
+  const json doc = json::parse(read_file(trace));
+  CHECK(doc["steps"].size() == 37);
+  CHECK(doc["states"].size() == 37);
+  CHECK(doc["violation"]["found_at"] == 31);
+  CHECK(doc["state"] == doc["states"][31]);  // the state at the violation: after step 31
+  CHECK(doc["state"]["RUN"] == json::array({"t1"}));
+}
+
+TEST_CASE("the README's matrix command answers which fix holds, as the README says",
+          "[golden][matrix]") {
+  // The command of README.md, "Using it", and the answer the README quotes.
+  const std::string readme = read_file(std::string(INTERLEAVE_SOURCE_DIR) + "/README.md");
+  const std::string command =
+      "scripts/interleave matrix scenarios/seed-starrocks-4.1.1.json scenarios/seed-pr-79339.json "
+      "\\\n    scenarios/h3-pr-79339-async-window.json --presets all --base pr-79339";
+  REQUIRE_THAT(readme, Catch::Contains(command));
+  const std::string answer =
+      "the smallest change from pr-79339 that makes every scenario hold:\n"
+      "dispatch_order=register_then_start (pr-79339-register-then-start)";
+  REQUIRE_THAT(readme, Catch::Contains(answer));
+  TempDir tmp;
+  const std::string out = tmp / "matrix.txt";
+  CHECK(run_in_source(quote(INTERLEAVE_BINARY) +
+                      " matrix scenarios/seed-starrocks-4.1.1.json scenarios/seed-pr-79339.json "
+                      "scenarios/h3-pr-79339-async-window.json --presets all --base pr-79339 >" +
+                      quote(out)) == 0);
+  const std::string text = read_file(out);
+  std::string flat = answer;
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  CHECK_THAT(text, Catch::EndsWith(flat + "\n"));
+  CHECK_THAT(text, Catch::Contains("\n   pr-79339                        no change "));
 }

@@ -16,7 +16,8 @@ using namespace interleave::test;
 
 namespace {
 
-const std::vector<std::string> kCommands = {"check", "replay", "show", "validate", "list", "gate"};
+const std::vector<std::string> kCommands = {"check", "replay", "show", "validate", "list", "gate",
+                                            "matrix"};
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),

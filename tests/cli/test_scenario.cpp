@@ -164,6 +164,15 @@ TEST_CASE("the expectation: names the model cannot report, contradictions", "[sc
                                          "invariants": ["deadlock", "counter == total"]}})") ==
         "/expect/invariants: names 2 invariants but the search stops at the first violation; "
         "set /exploration/all_violations to true");
+  // What the gate always rejects, validate rejects.
+  CHECK(check_error(head + R"("expect": {"verdict": "holds"}})") ==
+        "/expect/reached: missing: a 'holds' expectation must name the coverage goals that show "
+        "the dangerous situation was explored (the gate rejects a 'holds' without them: the pass "
+        "could be vacuous)");
+  CHECK(check_error(head + R"("expect": {"verdict": "incomplete", "reached": []}})") ==
+        "/expect/reached: must name at least one coverage goal: an 'incomplete' expectation "
+        "must name the coverage goals the partial search reaches (the gate rejects one without "
+        "them: it would pass whatever was searched)");
   CHECK(check_error(head + R"("expect": {"verdict": "violation", "invariants": "deadlock"}})") ==
         "/expect/invariants: expected an array, got a string");
 }

@@ -64,9 +64,9 @@ TEST_CASE("a trace document has every documented key", "[trace]") {
   for (const auto& [k, _] : j.items())
     keys.push_back(k);
   CHECK(keys == std::vector<std::string>{"format", "format_version", "options", "preemptions",
-                                         "scenario", "scenario_file", "scenario_hash", "schedule",
-                                         "state", "stats", "steps", "strategy", "tool_version",
-                                         "violation"});
+                                         "race", "scenario", "scenario_file", "scenario_hash",
+                                         "schedule", "state", "states", "stats", "steps",
+                                         "strategy", "tool_version", "violation"});
   CHECK(j["format"] == "interleave-trace");
   CHECK(j["format_version"] == 1);
   CHECK(j["scenario_hash"] == reports::scenario_hash(j["scenario"]));
@@ -104,7 +104,8 @@ TEST_CASE("malformed, truncated and wrong-version traces are rejected", "[trace]
   CHECK(show_error(tmp, edited(text, [](json& j) { j["extra"] = 1; })) ==
         "/extra: unknown key 'extra'; known keys: 'format', 'format_version', 'tool_version', "
         "'scenario_file', 'scenario_hash', 'scenario', 'strategy', 'options', 'violation', "
-        "'preemptions', 'schedule', 'steps', 'state', 'stats'");
+        "'preemptions', 'schedule', 'steps', 'state', 'states', 'stats', 'overrides', 'race', "
+        "'not_involved'");
   CHECK(show_error(tmp, edited(text, [](json& j) { j["steps"].erase(3); })) ==
         "/schedule/steps/3: the schedule runs more steps than /steps lists (3): the trace is "
         "truncated");
@@ -127,6 +128,57 @@ TEST_CASE("malformed, truncated and wrong-version traces are rejected", "[trace]
         "/stats/executions: must be between 0 and 18446744073709551615, got -1");
   CHECK(show_error(tmp, edited(text, [](json& j) { j["stats"]["violations"] = json::object(); })) ==
         "/stats/violations: does not count the violated invariant 'counter == total'");
+}
+
+TEST_CASE("the explanation of a trace (race, states, steps not involved) is checked when read",
+          "[trace][errors]") {
+  TempDir tmp;
+  const std::string text = make_trace(tmp, "racy.json", "counter-racy.counter-total.trace.json");
+  const json j = json::parse(text);
+  // W0's read of 0 reversed with W1's write of 1: W0 reads 1, writes 2, the property holds.
+  CHECK(j["race"] == json::parse(R"j({"first":0,"second":2,"objects":["counter"],
+      "reversed":"the execution runs to completion and every property holds (4 steps)"})j"));
+  REQUIRE(j["states"].size() == 4);
+  CHECK(j["states"][2] == json::parse(R"({"counter":1,"lock":"free"})"));
+  CHECK(show_error(tmp, edited(text, [](json& d) { d["race"]["first"] = 1; })) ==
+        "/race/second: steps 1 and 2 are both taken by 'W1': a race is between two actors");
+  CHECK(show_error(tmp, edited(text, [](json& d) { d["race"]["second"] = 0; })) ==
+        "/race/second: must be between 1 and 3, got 0");
+  CHECK(show_error(tmp, edited(text, [](json& d) {
+                     d["not_involved"] = {2, 1};
+                   })) == "/not_involved/1: the step indices must be increasing");
+  CHECK(show_error(tmp, edited(text, [](json& d) { d["states"].erase(0); })) ==
+        "/states: lists 3 states but the trace has 4 steps (one state after each step)");
+  CHECK(show_error(tmp, edited(text, [](json& d) { d["steps"][0]["after"] = 0; })) ==
+        "/steps/0/after: the first step follows no other step");
+  CHECK(show_error(tmp, edited(text, [](json& d) { d["violation"]["found_at"] = 7; })) ==
+        "/violation/found_at: must be between 0 and 3, got 7");
+}
+
+TEST_CASE(
+    "show --state prints each step with the state it changed, then the state at the violation",
+    "[trace][show]") {
+  TempDir tmp;
+  make_trace(tmp, "racy.json", "counter-racy.counter-total.trace.json");
+  const std::string trace = tmp / "out/counter-racy.counter-total.trace.json";
+  const auto r = run_cli({"show", trace, "--state"});
+  CHECK(r.code == 0);
+  CHECK(r.out ==
+        "'counter == total' violated at the end of the execution (after step #3): counter is 1, "
+        "expected 2\n"
+        "the race: #0 W0 R reads counter = 0 before #2 W1 W: write counter = 1\n"
+        "#0  W0  R  read counter = 0  <-- the race\n"
+        "      counter = 0\n"
+        "      lock = \"free\"\n"
+        "#1  W1  R  read counter = 0\n"
+        "#2  W1  W  write counter = 1  <-- the race\n"
+        "      counter = 1\n"
+        "#3  W0  W  write counter = 1\n"
+        "State at the violation:\n"
+        "  counter = 1\n"
+        "  lock = \"free\"\n");
+  const auto both = run_cli({"show", trace, "--state", "--format", "json"});
+  CHECK(both.code == 2);
 }
 
 TEST_CASE("a trace whose steps or scenario were edited is a mismatch", "[trace][errors]") {

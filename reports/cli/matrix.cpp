@@ -1,0 +1,416 @@
+// `interleave matrix SCENARIO... --vary PATH=A,B ... [--presets all|NAME,...] [--base PRESET]`:
+// every scenario under every combination of policies, as one table (text, Markdown, JSON).
+//
+// The rows: each preset of --presets (each model's catalog "presets"; "all" is every one of
+// them), or the --base preset alone, or the scenarios' own policies when neither is given; times
+// every combination of the --vary values (the first --vary varies slowest). A row edits each
+// scenario as `check --preset P --set PATH=V ...` would (reports/cli/scenario_overrides.hpp), and
+// every edited scenario is validated before anything runs.
+//
+// A row's policy is its preset's (from the catalog) with the varied keys set; the base is the
+// --base preset (default: the model's default preset when --presets is given), else the first
+// value of each --vary. A row's change is the keys whose values differ from the base. The row
+// marked "*" makes every scenario hold (a complete search: "incomplete" does not count), and the
+// smallest change is the holding row with the fewest changed keys (the first such row on a tie).
+//
+// Exit codes: 0 some row makes every scenario hold, 1 none does, 2 bad input.
+#include "reports/cli/commands.hpp"
+#include "reports/cli/errors.hpp"
+#include "reports/cli/scenario_overrides.hpp"
+#include "reports/text_util.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace interleave::cli {
+
+namespace {
+
+using nlohmann::json;
+
+/// "a,b,[1,2]" -> "a", "b", "[1,2]": commas inside brackets, braces or quotes do not split.
+std::vector<std::string> split_values(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  int depth = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '\\' && i + 1 < text.size()) {
+        cur += c;
+        cur += text[++i];
+        continue;
+      }
+      if (c == '"') quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  out.push_back(cur);
+  return out;
+}
+
+struct Vary {
+  std::string path;
+  std::vector<std::string> values;
+};
+
+struct Row {
+  std::string preset;                                     // "" : the scenario's own policy
+  std::vector<std::pair<std::string, std::string>> sets;  // path, value text
+  std::string label;
+  json policy = json::object();  // keys -> values: the preset's policy with the varied keys set
+  std::vector<std::pair<std::string, json>> changes;  // from the base, in key order
+  std::vector<std::optional<ExplorationResult>> results;
+  bool all_hold = false;
+};
+
+/// The key a varied path has in a policy ("policy.liveness" -> "liveness"; others: the path).
+std::string policy_key(const std::string& path) {
+  return path.starts_with("policy.") ? path.substr(7) : path;
+}
+
+json preset_policy(const json& presets, const std::string& name) {
+  for (const json& p : presets)
+    if (p.value("name", "") == name) return p.value("policy", json::object());
+  return json::object();
+}
+
+std::string value_text(const json& v) {
+  return v.is_string() ? v.get<std::string>()
+                       : v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string cell_text(const ExplorationResult& r) {
+  std::string out(to_string(r.verdict));
+  if (r.verdict == Verdict::kViolation) {
+    std::vector<std::string> names;
+    for (const auto& c : r.counterexamples)
+      names.push_back(c.invariant);
+    std::sort(names.begin(), names.end());
+    std::string list;
+    for (const auto& n : names)
+      list += (list.empty() ? "" : ", ") + n;
+    out += ": " + list;
+  }
+  return out;
+}
+
+std::string changes_text(const Row& row) {
+  std::string out;
+  for (const auto& [k, v] : row.changes)
+    out += (out.empty() ? "" : ", ") + k + "=" + value_text(v);
+  return out.empty() ? "no change" : out;
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  const std::size_t w = reports::text::display_width(s);
+  return w >= width ? s : s + std::string(width - w, ' ');
+}
+
+}  // namespace
+
+CLI::App* add_matrix(CLI::App& app, MatrixArgs& a) {
+  CLI::App* c = app.add_subcommand(
+      "matrix",
+      "Run scenarios under every combination of policies and print one table of verdicts");
+  c->add_option("scenarios", a.scenarios, "Scenario files, or directories searched for *.json")
+      ->required()
+      ->type_name("SCENARIO");
+  c->add_option("--vary", a.vary,
+                "A scenario key and the values to try, e.g. exploration.max_preemptions=1,2 or "
+                "policy.KNOB=A,B (repeatable: every combination)")
+      ->type_name("PATH=A,B");
+  c->add_option("--presets", a.presets,
+                "Rows for these presets of the model's catalog: 'all', or names separated by "
+                "commas")
+      ->type_name("all|NAME,...");
+  c->add_option("--base", a.base,
+                "The preset changes are measured from (default: the model's default preset with "
+                "--presets; else the first value of each --vary)")
+      ->type_name("PRESET");
+  c->add_option("--format", a.format, "Output format: text, markdown, json (default: text)")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  add_exploration_options(*c, a.overrides);
+  c->footer(
+      "Rows are the policies (each preset of --presets, or --base, times every combination of\n"
+      "the --vary values), columns the scenarios, cells the verdict with the violated\n"
+      "properties. '*' marks a row under which every scenario holds; the last line names the\n"
+      "smallest change from the base that makes every scenario hold. Nothing is written.\n\n"
+      "Exit codes: 0 some row makes every scenario hold, 1 none does, 2 bad input or usage.\n\n"
+      "Examples:\n"
+      "  interleave matrix scenario.json --vary exploration.max_preemptions=1,2\n"
+      "  interleave matrix scenario.json --vary exploration.strategy=dfs,dpor --format markdown");
+  return c;
+}
+
+int run_matrix(const MatrixArgs& args, const Context& ctx) {
+  const std::vector<std::string> files = collect_scenario_files(args.scenarios);
+
+  // The catalog of the scenarios' model(s): presets and the default preset.
+  json presets = json::array();
+  std::string default_preset;
+  std::vector<std::string> preset_names;
+  {
+    std::vector<std::string> models;
+    for (const std::string& f : files) {
+      const json doc = read_json_file(f);
+      if (doc.is_object() && doc.contains("model") && doc["model"].is_string())
+        models.push_back(doc["model"].get<std::string>());
+    }
+    std::sort(models.begin(), models.end());
+    models.erase(std::unique(models.begin(), models.end()), models.end());
+    for (const std::string& m : models)
+      if (const ModelDriver* d = ctx.models.find(m)) {
+        const json catalog = d->catalog();
+        if (default_preset.empty()) default_preset = catalog.value("default_preset", "");
+        for (const json& p : catalog.value("presets", json::array())) {
+          const std::string name = p.value("name", "");
+          if (std::find(preset_names.begin(), preset_names.end(), name) == preset_names.end()) {
+            preset_names.push_back(name);
+            presets.push_back(p);
+          }
+        }
+      }
+  }
+  const auto check_preset = [&](const std::string& name, const std::string& option) {
+    if (std::find(preset_names.begin(), preset_names.end(), name) == preset_names.end()) {
+      std::string known;
+      for (const auto& n : preset_names)
+        known += (known.empty() ? "'" : ", '") + n + "'";
+      throw UsageError(
+          option + ": unknown preset '" + name + "'" + did_you_mean(name, preset_names) +
+          (known.empty() ? "; the scenarios' model has no presets" : "; known presets: " + known));
+    }
+  };
+
+  std::vector<std::string> row_presets;
+  if (args.presets == "all") {
+    row_presets = preset_names;
+    if (row_presets.empty()) throw UsageError("--presets all: the scenarios' model has no presets");
+  } else if (!args.presets.empty()) {
+    for (const std::string& n : split_values(args.presets)) {
+      check_preset(n, "--presets");
+      row_presets.push_back(n);
+    }
+  }
+  std::string base = args.base;
+  if (!base.empty()) check_preset(base, "--base");
+  if (base.empty() && !row_presets.empty()) base = default_preset;
+  if (row_presets.empty()) row_presets.push_back(base);  // "" : the scenarios' own policies
+
+  std::vector<Vary> varies;
+  for (const std::string& v : args.vary) {
+    const std::size_t eq = v.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
+      throw UsageError("--vary '" + v +
+                       "': expected PATH=A,B,..., e.g. "
+                       "exploration.max_preemptions=1,2");
+    varies.push_back({v.substr(0, eq), split_values(v.substr(eq + 1))});
+  }
+  if (varies.empty() && row_presets.size() == 1 && row_presets.front().empty())
+    throw UsageError("nothing to vary: give --vary PATH=A,B, --presets or --base");
+
+  // The rows, the first --vary slowest.
+  std::vector<Row> rows;
+  for (const std::string& preset : row_presets) {
+    std::vector<std::size_t> pick(varies.size(), 0);
+    while (true) {
+      Row row;
+      row.preset = preset;
+      row.policy = preset.empty() ? json::object() : preset_policy(presets, preset);
+      row.label = preset;
+      for (std::size_t k = 0; k < varies.size(); ++k) {
+        const std::string& value = varies[k].values[pick[k]];
+        row.sets.emplace_back(varies[k].path, value);
+        row.label += (row.label.empty() ? "" : " ") + varies[k].path + "=" + value;
+        json parsed = json::parse(value, nullptr, false);
+        if (parsed.is_discarded()) parsed = value;
+        row.policy[policy_key(varies[k].path)] = parsed;
+      }
+      if (row.label.empty()) row.label = "(the scenario's policy)";
+      rows.push_back(std::move(row));
+      std::size_t k = varies.size();
+      while (k > 0 && ++pick[k - 1] == varies[k - 1].values.size())
+        pick[--k] = 0;
+      if (k == 0) break;
+    }
+  }
+
+  // The base policy and each row's change from it.
+  json base_policy = base.empty() ? json::object() : preset_policy(presets, base);
+  if (base.empty())
+    for (const Vary& v : varies) {
+      json parsed = json::parse(v.values.front(), nullptr, false);
+      base_policy[policy_key(v.path)] = parsed.is_discarded() ? json(v.values.front()) : parsed;
+    }
+  for (Row& row : rows) {
+    std::map<std::string, json> keys;
+    for (const auto& [k, v] : row.policy.items())
+      keys[k] = v;
+    for (const auto& [k, v] : keys)
+      if (!base_policy.contains(k) || base_policy[k] != v) row.changes.emplace_back(k, v);
+  }
+
+  // Every scenario of every row, validated before anything runs.
+  std::vector<std::vector<Scenario>> loaded;
+  for (const Row& row : rows) {
+    std::vector<std::string> sets;
+    for (const auto& [path, value] : row.sets)
+      sets.push_back(path + "=" + value);
+    std::vector<Scenario> scenarios;
+    for (const std::string& f : files)
+      scenarios.push_back(load_scenario(f, ctx.models, parse_scenario_overrides(row.preset, sets)));
+    check_unique_names(scenarios);
+    for (const Scenario& s : scenarios)
+      make_strategy_for(apply_overrides(s.exploration, args.overrides));
+    loaded.push_back(std::move(scenarios));
+  }
+
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    rows[r].all_hold = true;
+    for (const Scenario& s : loaded[r]) {
+      const ExplorationSettings settings = apply_overrides(s.exploration, args.overrides);
+      std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
+      Explorer explorer(s.instance.program, explore_options_for(settings));
+      ExplorationResult result = explorer.explore(*strategy);
+      rows[r].all_hold = rows[r].all_hold && result.verdict == Verdict::kHolds;
+      rows[r].results.push_back(std::move(result));
+    }
+  }
+
+  const Row* smallest = nullptr;
+  for (const Row& row : rows)
+    if (row.all_hold && (smallest == nullptr || row.changes.size() < smallest->changes.size()))
+      smallest = &row;
+  const std::string base_name = base.empty() ? "the first value of each --vary" : base;
+  std::string conclusion;
+  if (smallest == nullptr)
+    conclusion = "no policy tried makes every scenario hold";
+  else if (smallest->changes.empty())
+    conclusion = "every scenario holds under " + base_name + " (no change needed)";
+  else
+    conclusion = "the smallest change from " + base_name +
+                 " that makes every scenario hold: " + changes_text(*smallest) + " (" +
+                 smallest->label + ")";
+
+  std::vector<std::string> names;
+  for (const Scenario& s : loaded.front())
+    names.push_back(s.name);
+
+  if (args.format == "json") {
+    json j_rows = json::array();
+    for (const Row& row : rows) {
+      json cells = json::array();
+      for (const auto& r : row.results) {
+        std::vector<std::string> violated;
+        for (const auto& c : r->counterexamples)
+          violated.push_back(c.invariant);
+        std::sort(violated.begin(), violated.end());
+        cells.push_back({{"verdict", to_string(r->verdict)}, {"violated", violated}});
+      }
+      json changes = json::object();
+      for (const auto& [k, v] : row.changes)
+        changes[k] = v;
+      json sets = json::array();
+      for (const auto& [path, value] : row.sets)
+        sets.push_back(path + "=" + value);
+      j_rows.push_back({{"policy", row.label},
+                        {"preset", row.preset},
+                        {"set", sets},
+                        {"changes", changes},
+                        {"all_hold", row.all_hold},
+                        {"cells", cells}});
+    }
+    json out{{"scenarios", names},
+             {"base", base},
+             {"rows", j_rows},
+             {"smallest_change", smallest ? json(smallest->label) : json(nullptr)},
+             {"conclusion", conclusion}};
+    ctx.out << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  } else if (args.format == "markdown") {
+    std::string out =
+        "| | policy | change from " + (base.empty() ? "the first values" : base) + " |";
+    std::string rule = "|---|---|---|";
+    for (const auto& n : names) {
+      out += " " + n + " |";
+      rule += "---|";
+    }
+    out += "\n" + rule + "\n";
+    for (const Row& row : rows) {
+      out += std::string("| ") + (row.all_hold ? "**✓**" : "") + " | `" + row.label + "` | " +
+             changes_text(row) + " |";
+      for (const auto& r : row.results)
+        out += " " + cell_text(*r) + " |";
+      out += "\n";
+    }
+    out += "\n" + conclusion + ".\n";
+    ctx.out << out;
+  } else {
+    // Cells name the violated properties by number, listed under the table (a terminal is narrow).
+    std::vector<std::string> properties;
+    for (const Row& row : rows)
+      for (const auto& r : row.results)
+        for (const auto& c : r->counterexamples)
+          if (std::find(properties.begin(), properties.end(), c.invariant) == properties.end())
+            properties.push_back(c.invariant);
+    std::sort(properties.begin(), properties.end());
+    const auto short_cell = [&](const ExplorationResult& r) {
+      std::string out(to_string(r.verdict));
+      if (r.verdict != Verdict::kViolation) return out;
+      std::vector<std::size_t> ids;
+      for (const auto& c : r.counterexamples)
+        ids.push_back(static_cast<std::size_t>(
+            std::find(properties.begin(), properties.end(), c.invariant) - properties.begin() + 1));
+      std::sort(ids.begin(), ids.end());
+      std::string list;
+      for (std::size_t id : ids)
+        list += (list.empty() ? "" : ",") + std::to_string(id);
+      return out + " " + list;
+    };
+    std::vector<std::vector<std::string>> table;
+    table.push_back({"", "policy", "change"});
+    for (const auto& n : names)
+      table.back().push_back(n);
+    for (const Row& row : rows) {
+      std::vector<std::string> line{row.all_hold ? "*" : "", row.label, changes_text(row)};
+      for (const auto& r : row.results)
+        line.push_back(short_cell(*r));
+      table.push_back(std::move(line));
+    }
+    std::vector<std::size_t> width(table.front().size(), 0);
+    for (const auto& line : table)
+      for (std::size_t k = 0; k < line.size(); ++k)
+        width[k] = std::max(width[k], reports::text::display_width(line[k]));
+    std::string out;
+    for (const auto& line : table) {
+      std::string l;
+      for (std::size_t k = 0; k < line.size(); ++k)
+        l += (k == 0 ? "" : "  ") + pad(line[k], width[k]);
+      while (!l.empty() && l.back() == ' ')
+        l.pop_back();
+      out += l + "\n";
+    }
+    out += "* every scenario holds";
+    for (std::size_t k = 0; k < properties.size(); ++k)
+      out += (k == 0 ? "; violated: " : ", ") + std::to_string(k + 1) + " " + properties[k];
+    out += "\n" + conclusion + "\n";
+    ctx.out << out;
+  }
+  ctx.out << std::flush;
+  return smallest != nullptr ? static_cast<int>(ExitCode::kHolds)
+                             : static_cast<int>(ExitCode::kViolation);
+}
+
+}  // namespace interleave::cli

@@ -1,0 +1,42 @@
+// Scenario keys set on the command line: `--preset NAME` and `--set PATH=VALUE` (check, matrix).
+// They edit the scenario document before it is validated, so a bad value is reported like a bad
+// value in the file (exit 2, the file and the JSON path, and the option that set it), and the
+// trace embeds the edited document (replay runs what check ran) and lists the options as given.
+//
+//   PATH   keys separated by '.', e.g. policy.liveness, actors.cleaner.passes,
+//          exploration.max_preemptions; a key of digits indexes an array (actors.task_runs.0.name).
+//          Missing objects on the way are created (the scenario's validation then judges the key).
+//   VALUE  JSON when it parses as JSON (2, true, null, [1,2], "text"), else the text itself
+//          (client_sessions): a string that reads as JSON is written quoted ('"true"').
+//   --preset NAME  the scenario's "policy" becomes {"preset": NAME} (its knobs are dropped; a
+//          --set policy.KEY=VALUE applies after it), for models with a policy section.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace interleave::cli {
+
+struct ScenarioOverride {
+  std::string text;               ///< as given: "--preset NAME" or "--set PATH=VALUE"
+  std::vector<std::string> path;  ///< the keys
+  nlohmann::json value;
+};
+
+/// The overrides in command-line order: the preset (when not empty) first, then each --set.
+/// Throws UsageError for a --set without '=' or with an empty key.
+std::vector<ScenarioOverride> parse_scenario_overrides(const std::string& preset,
+                                                       const std::vector<std::string>& sets);
+
+/// `document` with the overrides applied. Throws InputError naming `file`, the JSON path and the
+/// option when a key on the way is not an object (or an index out of the array's range).
+nlohmann::json apply_scenario_overrides(nlohmann::json document,
+                                        const std::vector<ScenarioOverride>& overrides,
+                                        const std::string& file);
+
+/// The JSON pointer of an override's path ("/policy/liveness").
+std::string json_pointer(const ScenarioOverride& o);
+
+}  // namespace interleave::cli
