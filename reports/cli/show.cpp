@@ -39,8 +39,9 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
 }
 
 int run_show(const ShowArgs& args, const Context& ctx) {
-  const reports::TraceDocument doc = reports::read_trace_file(args.trace);
-  ctx.out << reports::trace_format(args.format).render(doc) << std::flush;
+  // Validated as replay validates it: the embedded scenario and the recorded options too.
+  const ReplayInput input = read_replay_input(args.trace, "", ctx.models);
+  ctx.out << reports::trace_format(args.format).render(input.doc) << std::flush;
   return static_cast<int>(ExitCode::kHolds);
 }
 
