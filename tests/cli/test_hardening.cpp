@@ -337,3 +337,30 @@ TEST_CASE("hardening: docs/scenario-format.md states the limits JsonLimits enfor
   CHECK(trace.max_depth == scenario.max_depth + 1);
   CHECK(trace.max_bytes >= scenario.max_bytes);
 }
+
+TEST_CASE("hardening: check runs killed with SIGKILL leave no temporary after the next run",
+          "[hardening][binary]") {
+  TempDir tmp;
+  std::filesystem::create_directories(tmp / "in");
+  for (const char* s : {"seed-starrocks-4.1.1.json", "h1-starrocks-4.1.1-async-task-run.json",
+                        "h6-failed-rpc-ignored.json", "h7-follower-replay-lag.json"})
+    std::filesystem::copy_file(std::string(INTERLEAVE_SOURCE_DIR) + "/scenarios/" + s,
+                               tmp / ("in/" + std::string(s)));
+  const std::string run = shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(tmp / "in") +
+                          " --out " + shell_quote(tmp / "out") + " --quiet >/dev/null 2>&1";
+  auto temporaries = [&] {
+    std::size_t n = 0;
+    for (const auto& name : list_dir(tmp / "out"))
+      n += name.find("tmp") != std::string::npos;
+    return n;
+  };
+  for (int i = 0; i < 20; ++i) {
+    // Killed at 0 to 95 ms, while it explores or writes its traces; then the next run.
+    const std::string kill = "(" + run + " & p=$!; sleep 0.0" + std::to_string(i % 10) +
+                             std::to_string((i * 7) % 10) + "; kill -9 $p; wait $p) 2>/dev/null";
+    (void)std::system(kill.c_str());
+    REQUIRE(std::system(run.c_str()) != -1);
+    CHECK(temporaries() == 0);
+  }
+  CHECK(list_dir(tmp / "out").size() == 14);  // every trace, complete
+}
