@@ -230,83 +230,189 @@ namespace interleave {
 
 namespace {
 
-// A container being parsed: its members seen so far (objects) or the index of the next element.
-struct ParseFrame {
-  bool is_array = false;
-  std::size_t index = 0;
-  std::string key;  // the member being parsed (objects)
-  std::vector<std::string> keys;
-};
-
-std::string frames_path(const std::vector<ParseFrame>& frames, std::size_t count) {
-  std::string path;
-  for (std::size_t i = 0; i < count; ++i)
-    path += "/" + (frames[i].is_array ? std::to_string(frames[i].index)
-                                      : escape_pointer_token(frames[i].key));
-  return path;
+std::string bytes_text(std::uint64_t bytes) {
+  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
 }
 
-}  // namespace
+// Builds the document from the parser's events (nlohmann's SAX interface), with the checks of
+// parse_json. nlohmann's parser is iterative, so nothing here depends on the stack's depth; and
+// unlike its DOM parser with a callback (whose end of an object scans the object, quadratic in
+// the input), every event costs O(log n) at most (a key's look-up in its object).
+class DocumentBuilder {
+ public:
+  using json = nlohmann::json;
 
-nlohmann::json parse_json(const std::string& text, const std::string& file) {
-  using nlohmann::json;
-  std::vector<ParseFrame> frames;
-  auto element_done = [&frames] {
-    if (!frames.empty() && frames.back().is_array) ++frames.back().index;
-  };
-  auto callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) -> bool {
-    switch (event) {
-      case json::parse_event_t::object_start:
-        frames.push_back({});
-        break;
-      case json::parse_event_t::array_start:
-        frames.push_back({true, 0, {}, {}});
-        break;
-      case json::parse_event_t::key: {
-        ParseFrame& f = frames.back();
-        const auto& key = parsed.get_ref<const std::string&>();
-        if (std::find(f.keys.begin(), f.keys.end(), key) != f.keys.end())
-          throw InputError(file,
-                           frames_path(frames, frames.size() - 1) + "/" + escape_pointer_token(key),
-                           "duplicate key '" + key + "'");
-        f.keys.push_back(key);
-        f.key = key;
-        break;
-      }
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        frames.pop_back();
-        element_done();
-        break;
-      case json::parse_event_t::value:
-        element_done();
-        break;
-    }
+  DocumentBuilder(const std::string& file, const JsonLimits& limits)
+      : file_(file), limits_(limits) {}
+
+  json take() { return std::move(root_); }
+
+  bool null() { return add(json(nullptr)); }
+  bool boolean(bool v) { return add(json(v)); }
+  bool number_integer(json::number_integer_t v) { return add(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return add(json(v)); }
+  bool number_float(json::number_float_t v, const json::string_t& /*text*/) { return add(json(v)); }
+  bool string(json::string_t& v) { return add(json(std::move(v))); }
+  bool binary(json::binary_t& /*v*/) {  // only binary formats (CBOR, ...) have these
+    throw InputError(file_, next_path(), "binary values are not JSON");
+  }
+
+  bool start_object(std::size_t /*elements*/) { return open(json::object()); }
+  bool start_array(std::size_t /*elements*/) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(json::string_t& k) {
+    Frame& f = frames_.back();
+    auto& members = f.value->get_ref<json::object_t&>();
+    if (members.size() >= limits_.max_object_members)
+      throw InputError(file_, path(frames_.size()) + "/" + escape_pointer_token(k),
+                       "more than " + std::to_string(limits_.max_object_members) +
+                           " members in one object (the limit of an object's size)");
+    // One look-up both finds a duplicate and makes the member's place (a std::map node, which
+    // stays where it is): O(log m) in the object's m members, m bounded by the limit.
+    const auto [it, inserted] = members.emplace(k, json());
+    if (!inserted)
+      throw InputError(file_, path(frames_.size()) + "/" + escape_pointer_token(k),
+                       "duplicate key '" + k + "'");
+    f.key = std::move(k);
+    f.member = &it->second;
     return true;
-  };
-  try {
-    return json::parse(text, callback);
-  } catch (const json::parse_error& e) {
+  }
+
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const json::exception& e) {
     // what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
     std::string what = e.what();
     const auto bracket = what.find("] ");
     if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
       what = what.substr(bracket + 2);
-    throw InputError(file, "/", "malformed JSON: " + what);
+    if (e.id == 406) {  // out_of_range.406: "number overflow parsing '1e999'"
+      const auto quote = what.find('\'');
+      throw InputError(
+          file_, next_path(),
+          "number out of range: " + (quote == std::string::npos ? what : what.substr(quote)) +
+              " is beyond the 64-bit floating point range (about 1.8e308)");
+    }
+    throw InputError(file_, "/", "malformed JSON: " + what);
   }
+
+ private:
+  struct Frame {
+    json* value;             // the array or object being filled
+    std::string key;         // objects: the member being parsed
+    json* member = nullptr;  // objects: where that member's value goes
+  };
+
+  // The pointer of the first `count` containers: "" for the root, then one token per level.
+  std::string path(std::size_t count) const {
+    std::string p;
+    for (std::size_t i = 1; i < count; ++i) {
+      const Frame& parent = frames_[i - 1];
+      p += "/" + (parent.value->is_array() ? std::to_string(parent.value->size() - 1)
+                                           : escape_pointer_token(parent.key));
+    }
+    return p;
+  }
+  // The pointer of the value the parser is about to add.
+  std::string next_path() const {
+    if (frames_.empty()) return "";
+    const Frame& f = frames_.back();
+    return path(frames_.size()) + "/" +
+           (f.value->is_array() ? std::to_string(f.value->size()) : escape_pointer_token(f.key));
+  }
+
+  json* add(json v) {
+    if (frames_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Frame& f = frames_.back();
+    if (f.value->is_object()) {
+      *f.member = std::move(v);
+      return f.member;
+    }
+    if (f.value->size() >= limits_.max_array_elements)
+      throw InputError(file_, next_path(),
+                       "more than " + std::to_string(limits_.max_array_elements) +
+                           " elements in one array (the limit of an array's length)");
+    f.value->push_back(std::move(v));
+    return &f.value->back();  // a parent is not grown while a child of it is open
+  }
+
+  bool open(json container) {
+    if (frames_.size() >= limits_.max_depth)
+      throw InputError(file_, next_path(),
+                       "nested deeper than " + std::to_string(limits_.max_depth) +
+                           " levels of arrays and objects (the limit of nesting)");
+    json* value = add(std::move(container));
+    frames_.push_back({value, {}, nullptr});
+    return true;
+  }
+
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+
+  const std::string& file_;
+  const JsonLimits& limits_;
+  json root_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+nlohmann::json parse_json(const std::string& text, const std::string& file,
+                          const JsonLimits& limits) {
+  if (text.size() > limits.max_bytes)
+    throw InputError(file, "/",
+                     "the document is " + std::to_string(text.size()) + " bytes, more than " +
+                         bytes_text(limits.max_bytes) + " (the limit of a document's size)");
+  // The parser takes a NUL byte for the end of the text and would ignore what follows it; no
+  // JSON text holds one (not even in a string, where it must be written \u0000).
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    const auto line_start = text.rfind('\n', nul);
+    const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+    const auto column = nul - (line_start == std::string::npos ? 0 : line_start + 1);
+    throw InputError(file, "/",
+                     "malformed JSON: a NUL byte at line " + std::to_string(line + 1) +
+                         ", column " + std::to_string(column + 1));
+  }
+  DocumentBuilder builder(file, limits);
+  nlohmann::json::sax_parse(text, &builder, nlohmann::json::input_format_t::json,
+                            /*strict=*/true, /*ignore_comments=*/false);
+  return builder.take();
 }
 
-nlohmann::json read_json_file(const std::string& path) {
+nlohmann::json read_json_file(const std::string& path, const JsonLimits& limits) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw InputError(path, "/", "is a directory, expected a JSON file");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw InputError(path, "/", std::string("cannot read the file: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  auto too_large = [&](std::uint64_t size, const char* more) {
+    return InputError(path, "/",
+                      "the file is " + std::string(more) + std::to_string(size) +
+                          " bytes, more than " + bytes_text(limits.max_bytes) +
+                          " (the limit of a document's size)");
+  };
+  const auto size = std::filesystem::file_size(path, ec);  // fails for pipes and devices
+  if (!ec && size > limits.max_bytes) throw too_large(size, "");
+  // Read at most one byte past the limit: a pipe or a device (/dev/zero) is bounded too.
+  std::string text;
+  if (!ec) text.reserve(size);
+  char buffer[1 << 16];
+  while (in) {
+    in.read(buffer, sizeof buffer);
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limits.max_bytes) throw too_large(text.size(), "at least ");
+  }
   if (in.bad()) throw InputError(path, "/", "cannot read the file");
-  return parse_json(text.str(), path);
+  return parse_json(text, path, limits);
 }
 
 }  // namespace interleave

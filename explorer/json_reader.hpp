@@ -17,12 +17,27 @@
 
 namespace interleave {
 
-/// Parses JSON text as a user wrote it. Malformed or truncated text ("line 3, column 5: ...") and
-/// duplicate keys (which JSON parsers otherwise resolve silently) throw InputError naming `file`
-/// and, for duplicates, the JSON path of the second occurrence.
-nlohmann::json parse_json(const std::string& text, const std::string& file);
-/// Reads and parses a file; an unreadable file is an InputError too.
-nlohmann::json read_json_file(const std::string& path);
+/// The limits of a JSON document read by interleave (docs/scenario-format.md, "Limits"). Each is
+/// checked while the text is parsed, so a document beyond one is rejected at once, before the
+/// rest is read, with an InputError naming the file and the JSON path where the limit was crossed.
+/// They keep every reader linear in the size of its input and every recursive walk of a document
+/// (copies, comparisons, dumps) far from the stack's end.
+struct JsonLimits {
+  std::uint64_t max_bytes = 64ull << 20;        ///< the text (a file: its size, checked first)
+  std::size_t max_depth = 64;                   ///< nested arrays and objects, the root is 1
+  std::size_t max_array_elements = 1ull << 20;  ///< elements of one array
+  std::size_t max_object_members = 1ull << 16;  ///< members (keys) of one object
+};
+
+/// Parses JSON text as a user wrote it, in time linear in its size. Malformed or truncated text
+/// ("line 3, column 5: ..."), duplicate keys (which JSON parsers otherwise resolve silently), a
+/// number out of range (beyond the 64-bit floating point range, e.g. 1e999) and a document beyond
+/// `limits` throw InputError naming `file` and, except for malformed text, the JSON path.
+nlohmann::json parse_json(const std::string& text, const std::string& file,
+                          const JsonLimits& limits = {});
+/// Reads and parses a file; an unreadable file, a directory, or a file larger than
+/// limits.max_bytes (checked before it is read) is an InputError too.
+nlohmann::json read_json_file(const std::string& path, const JsonLimits& limits = {});
 
 /// " (did you mean 'x'?)" when some candidate is within a small edit distance of `word`, else "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);

@@ -324,8 +324,17 @@ TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file) 
   return doc;
 }
 
+JsonLimits trace_json_limits() {
+  const JsonLimits scenario;
+  JsonLimits trace = scenario;
+  trace.max_bytes = 4 * scenario.max_bytes;
+  trace.max_depth = scenario.max_depth + 1;
+  trace.max_array_elements = 16 * scenario.max_array_elements;
+  return trace;
+}
+
 TraceDocument read_trace_file(const std::string& path) {
-  return trace_from_json(read_json_file(path), path);
+  return trace_from_json(read_json_file(path, trace_json_limits()), path);
 }
 
 }  // namespace interleave::reports

@@ -107,7 +107,10 @@ nlohmann::json to_json(const TraceDocument& doc);
 /// Reads and validates a trace document. Throws InputError naming `file` and the JSON path for
 /// malformed, truncated or inconsistent documents (e.g. a hash that does not match the scenario).
 TraceDocument trace_from_json(const nlohmann::json& j, const std::string& file);
-/// Reads a trace file (malformed JSON is an InputError too).
+/// The limits of a trace file (docs/scenario-format.md, "Limits"): a scenario's, with one level
+/// more (the scenario is embedded one level down) and room for the steps of a long execution.
+JsonLimits trace_json_limits();
+/// Reads a trace file (malformed JSON, or JSON beyond trace_json_limits(), is an InputError too).
 TraceDocument read_trace_file(const std::string& path);
 
 // ---- The sentences (trace_sentences.cpp; docs/reports.md, "Sentences") ----

@@ -4,6 +4,7 @@ set -euo pipefail
 
 packages=(
   g++ clang cmake ninja-build make pkg-config
+  libfuzzer-14-dev             # the fuzz targets of tests/fuzz (INTERLEAVE_FUZZ=ON, Clang 14)
   libboost-context-dev libboost-graph-dev
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-jsonschema   # JSON Schema (draft 2020-12) checks of scenarios and traces

@@ -112,9 +112,7 @@ int run_check(const CheckArgs& args, const Context& ctx) {
     settings.push_back(apply_overrides(s.exploration, args.overrides));
     make_strategy_for(settings.back());  // impossible parameters fail before anything runs
   }
-  std::error_code ec;
-  if (std::filesystem::exists(args.out_dir, ec) && !std::filesystem::is_directory(args.out_dir, ec))
-    throw UsageError("--out: '" + args.out_dir + "' exists and is not a directory");
+  check_output_directory("--out", args.out_dir);  // before anything runs
 
   int exit_code = static_cast<int>(ExitCode::kHolds);
   nlohmann::json summaries = nlohmann::json::array();

@@ -4,6 +4,7 @@
 
 #include "reports/cli/cli.hpp"
 #include "reports/cli/run.hpp"
+#include "reports/trace.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -39,6 +40,20 @@ struct ReplayArgs {
 };
 CLI::App* add_replay(CLI::App& app, ReplayArgs& args);
 int run_replay(const ReplayArgs& args, const Context& ctx);
+
+/// A trace read and validated as `replay` uses it: the document, the scenario it replays against
+/// (the one embedded in the trace, or the file `scenario_file`) and the exploration options it
+/// records. `show` validates a trace the same way (docs/cli.md). Throws InputError.
+struct ReplayInput {
+  reports::TraceDocument doc;
+  Scenario scenario;
+  ExplorationSettings settings;
+};
+ReplayInput read_replay_input(const std::string& trace, const std::string& scenario_file,
+                              const ModelRegistry& models);
+/// The same for a trace document already read from the file `trace` (the fuzz target's entry).
+ReplayInput replay_input(reports::TraceDocument doc, const std::string& trace,
+                         const std::string& scenario_file, const ModelRegistry& models);
 
 struct ShowArgs {
   std::string trace;

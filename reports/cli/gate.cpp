@@ -42,6 +42,12 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
   return out;
 }
 
+// Where --report DIR puts the Markdown report.
+std::filesystem::path report_file(const std::string& report_dir) {
+  return std::filesystem::path(report_dir) /
+         ("report" + std::string(reports::gate_format("markdown").extension));
+}
+
 }  // namespace
 
 CLI::App* add_gate(CLI::App& app, GateArgs& a) {
@@ -88,6 +94,16 @@ int run_gate(const GateArgs& args, const Context& ctx) {
   const std::filesystem::path out_dir = !args.out_dir.empty()      ? args.out_dir
                                         : !args.report_dir.empty() ? args.report_dir
                                                                    : "out";
+  // Every output too: an unwritable one fails now, not after the exploration (exit 2).
+  check_output_directory(!args.out_dir.empty()      ? "--out"
+                         : !args.report_dir.empty() ? "--report"
+                                                    : "--out",
+                         out_dir);
+  if (!args.junit.empty()) check_output_file("--junit", args.junit);
+  if (!args.report_dir.empty()) {
+    check_output_directory("--report", args.report_dir);
+    check_output_file("--report", report_file(args.report_dir));
+  }
 
   reports::GateReport report;
   std::vector<std::vector<std::string>> rows{
@@ -142,10 +158,8 @@ int run_gate(const GateArgs& args, const Context& ctx) {
   if (!args.junit.empty())
     write_file_atomically(args.junit, reports::gate_format("junit").render(report));
   if (!args.report_dir.empty()) {
-    const reports::GateFormat& markdown = reports::gate_format("markdown");
-    write_file_atomically(
-        std::filesystem::path(args.report_dir) / ("report" + std::string(markdown.extension)),
-        markdown.render(report));
+    write_file_atomically(report_file(args.report_dir),
+                          reports::gate_format("markdown").render(report));
   }
   return failed == 0 ? static_cast<int>(ExitCode::kHolds) : static_cast<int>(ExitCode::kViolation);
 }

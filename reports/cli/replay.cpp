@@ -66,6 +66,19 @@ Scenario embedded_scenario(const reports::TraceDocument& doc, const std::string&
 
 }  // namespace
 
+ReplayInput replay_input(reports::TraceDocument doc, const std::string& trace,
+                         const std::string& scenario_file, const ModelRegistry& models) {
+  Scenario scenario = scenario_file.empty() ? embedded_scenario(doc, trace, models)
+                                            : load_scenario(scenario_file, models);
+  ExplorationSettings settings = exploration_from_json(JsonReader(doc.options, trace, "/options"));
+  return {std::move(doc), std::move(scenario), std::move(settings)};
+}
+
+ReplayInput read_replay_input(const std::string& trace, const std::string& scenario_file,
+                              const ModelRegistry& models) {
+  return replay_input(reports::read_trace_file(trace), trace, scenario_file, models);
+}
+
 CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
   CLI::App* c = app.add_subcommand(
       "replay", "Re-execute a counterexample trace step by step and confirm it reproduces");
@@ -90,11 +103,10 @@ CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
 }
 
 int run_replay(const ReplayArgs& args, const Context& ctx) {
-  const reports::TraceDocument doc = reports::read_trace_file(args.trace);
-  const Scenario scenario = args.scenario.empty() ? embedded_scenario(doc, args.trace, ctx.models)
-                                                  : load_scenario(args.scenario, ctx.models);
-  const ExplorationSettings settings =
-      exploration_from_json(JsonReader(doc.options, args.trace, "/options"));
+  const ReplayInput input = read_replay_input(args.trace, args.scenario, ctx.models);
+  const reports::TraceDocument& doc = input.doc;
+  const Scenario& scenario = input.scenario;
+  const ExplorationSettings& settings = input.settings;
   Explorer explorer(scenario.instance.program, explore_options_for(settings));
   const Counterexample& recorded = doc.counterexample;
   const ReplayReport rep = explorer.replay(recorded.schedule);

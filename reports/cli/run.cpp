@@ -4,12 +4,7 @@
 #include "reports/counterfactual.hpp"
 #include "reports/render.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 
 namespace interleave::cli {
@@ -57,46 +52,6 @@ std::string trace_file_name(const std::string& scenario_name, const std::string&
   for (int n = 2; std::find(taken.begin(), taken.end(), name) != taken.end(); ++n)
     name = base + "-" + std::to_string(n) + ".trace.json";
   return name;
-}
-
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
-  namespace fs = std::filesystem;
-  auto failure = [&path](const std::string& why) {
-    return OutputError("cannot write '" + path.string() + "': " + why);
-  };
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw failure(ec.message());
-  const fs::path tmp =
-      dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw failure(std::strerror(errno));
-  auto abandon = [&](int err) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return failure(std::strerror(err));
-  };
-  std::size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw abandon(errno);
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) throw abandon(errno);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw failure(std::strerror(err));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw failure(std::strerror(err));
-  }
 }
 
 ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,

@@ -4,6 +4,7 @@
 
 #include "explorer/explorer.hpp"
 #include "explorer/strategy.hpp"
+#include "reports/cli/output_files.hpp"  // write_file_atomically
 #include "reports/cli/scenario.hpp"
 #include "reports/trace.hpp"
 
@@ -55,10 +56,5 @@ std::string slug(std::string_view text);
 /// "<scenario>.<slug(invariant)>.trace.json"; a slug already in `taken` gets "-2", "-3"...
 std::string trace_file_name(const std::string& scenario_name, const std::string& invariant,
                             const std::vector<std::string>& taken);
-
-/// Writes `content` to `path` atomically: a temporary file in the same directory, flushed to
-/// disk, then renamed over `path`; readers never see a partial file. Creates missing parent
-/// directories. Throws OutputError on failure (and leaves no temporary file behind).
-void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
 }  // namespace interleave::cli

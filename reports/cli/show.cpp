@@ -45,11 +45,12 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
 }
 
 int run_show(const ShowArgs& args, const Context& ctx) {
-  const reports::TraceDocument doc = reports::read_trace_file(args.trace);
+  // Validated as replay validates it: the embedded scenario and the recorded options too.
+  const ReplayInput input = read_replay_input(args.trace, "", ctx.models);
   if (args.state)
-    ctx.out << format_states(doc) << std::flush;
+    ctx.out << format_states(input.doc) << std::flush;
   else
-    ctx.out << reports::trace_format(args.format).render(doc) << std::flush;
+    ctx.out << reports::trace_format(args.format).render(input.doc) << std::flush;
   return static_cast<int>(ExitCode::kHolds);
 }
 

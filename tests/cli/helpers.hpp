@@ -92,10 +92,13 @@ inline std::string shell_quote(const std::string& s) {
 }
 
 /// Runs the real interleave executable (the StarRocks model registered) with `args`, stdin
-/// closed; captures stdout, stderr and the exit code (-1 if it did not exit normally).
-inline CliResult run_binary(const std::vector<std::string>& args) {
+/// closed, in the working directory `cwd` (this process's if empty); captures stdout, stderr and
+/// the exit code (-1 if it did not exit normally).
+inline CliResult run_binary_in(const std::filesystem::path& cwd,
+                               const std::vector<std::string>& args) {
   TempDir tmp;
-  std::string cmd = shell_quote(INTERLEAVE_BINARY);
+  std::string cmd = cwd.empty() ? std::string() : "cd " + shell_quote(cwd.string()) + " && ";
+  cmd += shell_quote(INTERLEAVE_BINARY);
   for (const auto& a : args)
     cmd += " " + shell_quote(a);
   cmd += " </dev/null >" + shell_quote(tmp / "out") + " 2>" + shell_quote(tmp / "err");
@@ -105,6 +108,10 @@ inline CliResult run_binary(const std::vector<std::string>& args) {
   r.out = read_file(tmp / "out");
   r.err = read_file(tmp / "err");
   return r;
+}
+
+inline CliResult run_binary(const std::vector<std::string>& args) {
+  return run_binary_in({}, args);
 }
 
 /// Runs the CLI in-process with the given models (the counter model by default).

@@ -1,0 +1,22 @@
+// Fuzz target: the scenario reader (parse_json with its limits) and the model's validation
+// (parse_scenario: the envelope, the exploration keys, the model's sections and cross-field
+// rules, the expectation), then the strategy the scenario asks for. tests/fuzz/README.md says how
+// to run it.
+#include "explorer/input_error.hpp"
+#include "explorer/json_reader.hpp"
+#include "reports/cli/exploration.hpp"
+#include "reports/cli/scenario.hpp"
+#include "tests/fuzz/fuzz_support.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace interleave;
+  const std::string file = "fuzz.json";
+  try {
+    const cli::Scenario s = cli::parse_scenario(parse_json(fuzz::text_of(data, size), file), file,
+                                      fuzz::models());
+    cli::make_strategy_for(s.exploration);
+  } catch (const InputError&) {
+    // rejected as the CLI rejects bad input: exit 2
+  }
+  return 0;
+}
