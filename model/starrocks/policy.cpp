@@ -18,6 +18,16 @@ constexpr std::string_view kManagerJava =
 constexpr std::string_view kSchedulerJava =
     "fe/fe-core/src/main/java/com/starrocks/scheduler/TaskRunScheduler.java";
 
+// The commits of StarRocks/starrocks the knobs and presets were read at (docs/model.md, "Sources").
+// The cleaner before PR 55353: no createTime guard.
+constexpr std::string_view kCleanerPre55353 = "26db0a8c53ded7c90451f94f015bf7ff094390ac";
+// The cleaner with the guard of PR 55353, client sessions only (the 4.1.1 behaviour).
+constexpr std::string_view kCleanerGuard = "39acbe94b417951e60b55fd9422c5384924d30be";
+// The cleaner of the proposed fix, PR 79339 (task-run liveness).
+constexpr std::string_view kCleanerPr79339 = "6316ac545f84fc18795cd7482d88c6f7a224a352";
+constexpr std::string_view kManagerCommit = "6b3e681e4dc5d2bb8839d71bcf42ff5d919b26b9";
+constexpr std::string_view kSchedulerCommit = "30e66086198e0e1b59e0b5e0623d1d19fd8e1231";
+
 template <class E>
 using EnumValues = std::vector<std::pair<std::string, E>>;
 
@@ -93,10 +103,11 @@ Knob liveness_knob() {
       std::move(names),
       "the liveness sources of a cleaner pass: client sessions (C2), the runCtx sessions of "
       "the TaskRuns in RUN, in SYNC, in PEND (C3)",
-      {kCleanerJava, "",
-       "client_sessions is StarRocks 4.1.1 (C2: listSessions of every FE); "
-       "async_task_runs and sync_task_runs are the proposed fix, PR 79339; "
-       "pending_task_runs is hypothetical (an alternative fix)"},
+      {kCleanerJava, kCleanerPr79339, json::array({"pending_task_runs"}),
+       "client_sessions alone is 4.1.1 (C2: getAliveSessions, listSessions of every FE, at "
+       "39acbe94); async_task_runs and sync_task_runs are the proposed fix, PR 79339 "
+       "(getAliveTaskRunSessions: RUN then SYNC, lines 85-99); pending_task_runs is an "
+       "alternative fix"},
       get,
       read};
 }
@@ -109,9 +120,9 @@ std::vector<Knob> make_knobs() {
       {{"after_start_time", TaskRunSnapshot::kAfterStartTime},
        {"before_start_time", TaskRunSnapshot::kBeforeStartTime}},
       "where the task-run snapshot C3 sits relative to C1",
-      {kCleanerJava, "",
-       "C3 exists only with PR 79339, which does not settle where it sits (the reference, step "
-       "C3): after_start_time is the model's reading, before_start_time is hazard 4"}));
+      {kCleanerJava, kCleanerPr79339, json::array({"before_start_time"}),
+       "after_start_time: C3 exists only with PR 79339, inside the try after startTime "
+       "(runAfterLeaseValid, lines 57-61); before_start_time is hazard 4"}));
   // C3 is taken only with a task-run liveness source (read before this knob).
   v.back().read = [read = v.back().read](const JsonReader& r, Policy& p) {
     read(r, p);
@@ -123,44 +134,46 @@ std::vector<Knob> make_knobs() {
   v.push_back(
       boolean_knob("create_time_guard", &Policy::create_time_guard,
                    "clean a session only if its createTime < the pass's startTime (PR 55353)",
-                   {kCleanerJava, "",
-                    "true is the guard of PR 55353, in 4.1.1; false is hypothetical "
-                    "(hazard 5)"}));
+                   {kCleanerJava, kCleanerGuard, json::array(),
+                    "true is the guard of PR 55353, in 4.1.1 (runAfterCatalogReady); false is "
+                    "the cleaner before PR 55353 (26db0a8c, no createTime) (hazard 5)"}));
   v.push_back(enum_knob<FailedListSessions>(
       "failed_list_sessions", &Policy::failed_list_sessions,
       {{"abort_pass", FailedListSessions::kAbortPass},
        {"ignore_frontend", FailedListSessions::kIgnoreFrontend}},
       "what a pass does when an FE's listSessions RPC fails",
-      {kCleanerJava, "",
-       "abort_pass: any failed RPC aborts the pass (4.1.1); ignore_frontend is hypothetical "
-       "(hazard 6)"}));
+      {kCleanerJava, kCleanerGuard, json::array({"ignore_frontend"}),
+       "abort_pass: getAliveSessions rethrows any failed RPC and the pass returns (4.1.1); "
+       "ignore_frontend is hazard 6"}));
   v.push_back(enum_knob<DispatchOrder>(
       "dispatch_order", &Policy::dispatch_order,
       {{"start_then_register", DispatchOrder::kStartThenRegister},
        {"register_then_start", DispatchOrder::kRegisterThenStart}},
       "the dispatcher's order: start the executor, journal, then RUN.put (StarRocks), or "
       "RUN.put first",
-      {kSchedulerJava, "",
-       "start_then_register: S2a start, S2b journal, S3 RUN.put (4.1.1); register_then_start is "
-       "hypothetical (a candidate fix of hazard 3)"}));
+      {kSchedulerJava, kSchedulerCommit, json::array({"register_then_start"}),
+       "start_then_register: scheduledPendingTaskRun runs the dispatch action (S2a start, S2b "
+       "journal) before runningTaskRunMap.put (S3) (4.1.1); register_then_start is a candidate "
+       "fix of hazard 3"}));
   v.push_back(enum_knob<AddTemporaryTable>(
       "add_temporary_table", &Policy::add_temporary_table,
       {{"check_then_act", AddTemporaryTable::kCheckThenAct},
        {"atomic", AddTemporaryTable::kAtomic}},
       "addTemporaryTable as E2a computeIfAbsent / E2b unlocked get / E2c addTable, or one "
       "atomic step",
-      {kManagerJava, "",
-       "check_then_act: addTemporaryTable (4.1.1); atomic is hypothetical (hazard 10)"}));
+      {kManagerJava, kManagerCommit, json::array({"atomic"}),
+       "check_then_act: addTemporaryTable, computeIfAbsent under the write lock, then an "
+       "unlocked get and addTable (4.1.1); atomic is hazard 10"}));
   v.push_back(enum_knob<CreateTimeClock>(
       "create_time_clock", &Policy::create_time_clock,
       {{"leader", CreateTimeClock::kLeader},
        {"session_frontend", CreateTimeClock::kSessionFrontend}},
       "the clock E2a records as createTime: the leader's, or that of the FE the session "
       "lives on (compared across FEs)",
-      {kManagerJava, "",
-       "leader: the leader records createTime and its cleaner compares it with its own clock "
-       "(4.1.1); session_frontend is hypothetical (hazard 8: clocks compared across FEs, e.g. "
-       "after a leader change)"}));
+      {kManagerJava, kManagerCommit, json::array({"session_frontend"}),
+       "leader: createTime is System.nanoTime() of the FE whose manager records it, and only the "
+       "leader's cleaner compares it, with its own startTime (4.1.1); session_frontend is "
+       "hazard 8, which no StarRocks code has: no code compares clocks across FEs"}));
   return v;
 }
 
@@ -171,47 +184,61 @@ constexpr Liveness kPr79339Liveness{.client_sessions = true,
                                     .pending_task_runs = false};
 
 std::vector<Preset> make_presets() {
+  const SourceRef cleaner_guard{kCleanerJava, kCleanerGuard};
+  const SourceRef cleaner_fix{kCleanerJava, kCleanerPr79339};
+  const SourceRef cleaner_pre55353{kCleanerJava, kCleanerPre55353};
+  const SourceRef manager{kManagerJava, kManagerCommit};
+  const SourceRef scheduler{kSchedulerJava, kSchedulerCommit};
   return {
       {std::string(kDefaultPreset),
-       "StarRocks 4.1.1: liveness = client sessions only (C2); the bug of issue 79294", Policy{}},
+       "StarRocks 4.1.1: liveness = client sessions only (C2); the bug of issue 79294", Policy{},
+       false, {cleaner_guard, manager, scheduler}},
       {"pr-79339",
        "the proposed fix (PR 79339): client sessions + TaskRuns in RUN + TaskRuns in SYNC, "
        "C3 after C1, dispatcher unchanged (start, journal, then RUN.put)",
-       Policy{.liveness = kPr79339Liveness}},
+       Policy{.liveness = kPr79339Liveness}, false, {cleaner_fix, manager, scheduler}},
       {"pr-79339-run-only", "partial fix: client sessions + TaskRuns in RUN (no SYNC) (hazard 2)",
        Policy{.liveness = {.client_sessions = true,
                            .async_task_runs = true,
                            .sync_task_runs = false,
-                           .pending_task_runs = false}}},
+                           .pending_task_runs = false}},
+       true, {cleaner_fix}},
       {"pr-79339-register-then-start",
        "pr-79339 with the dispatcher putting a run into RUN before starting it "
        "(S3 before S2a): closes hazard 3",
-       Policy{.liveness = kPr79339Liveness, .dispatch_order = DispatchOrder::kRegisterThenStart}},
+       Policy{.liveness = kPr79339Liveness, .dispatch_order = DispatchOrder::kRegisterThenStart},
+       true, {cleaner_fix}},
       {"pr-79339-snapshot-before-start",
        "pr-79339 with the task-run snapshot C3 taken before C1 (hazard 4)",
        Policy{.liveness = kPr79339Liveness,
-              .task_run_snapshot = TaskRunSnapshot::kBeforeStartTime}},
+              .task_run_snapshot = TaskRunSnapshot::kBeforeStartTime},
+       true, {}},
       {"pending-task-runs",
        "alternative fix: pr-79339 plus the runCtx sessions of the TaskRuns in PEND",
        Policy{.liveness = {.client_sessions = true,
                            .async_task_runs = true,
                            .sync_task_runs = true,
-                           .pending_task_runs = true}}},
+                           .pending_task_runs = true}},
+       true, {}},
       {"no-create-time-guard",
        "starrocks-4.1.1 without the createTime guard of PR 55353 (hazard 5)",
-       Policy{.liveness = Liveness{}, .create_time_guard = false}},
+       Policy{.liveness = Liveness{}, .create_time_guard = false}, true, {cleaner_pre55353}},
       {"ignore-failed-frontend",
        "starrocks-4.1.1, but a failed listSessions RPC skips that FE instead of aborting "
        "the pass (hazard 6)",
-       Policy{.liveness = Liveness{}, .failed_list_sessions = FailedListSessions::kIgnoreFrontend}},
+       Policy{.liveness = Liveness{}, .failed_list_sessions = FailedListSessions::kIgnoreFrontend},
+       true, {}},
       {"cross-frontend-create-time",
        "starrocks-4.1.1, but a session's createTime comes from the clock of the FE it "
-       "lives on and is compared with the leader's startTime (hazard 8)",
-       Policy{.liveness = Liveness{}, .create_time_clock = CreateTimeClock::kSessionFrontend}},
+       "lives on and is compared with the leader's startTime (hazard 8, which no StarRocks code "
+       "has)",
+       Policy{.liveness = Liveness{}, .create_time_clock = CreateTimeClock::kSessionFrontend},
+       true, {}},
       {"atomic-add-temporary-table",
        "starrocks-4.1.1 with E2a..E2c (addTemporaryTable) as one atomic step "
        "(hazard 10)",
-       Policy{.liveness = Liveness{}, .add_temporary_table = AddTemporaryTable::kAtomic}},
+       Policy{.liveness = Liveness{}, .add_temporary_table = AddTemporaryTable::kAtomic}, true,
+       {}},
   };
 }
 
@@ -271,8 +298,10 @@ json knob_catalog() {
   const Policy defaults;
   json v = json::array();
   for (const Knob& k : knobs()) {
-    json source = {{"file", k.source.file}, {"note", k.source.note}};
-    if (!k.source.commit.empty()) source["commit"] = k.source.commit;
+    json source = {{"file", k.source.file},
+                   {"commit", k.source.commit},
+                   {"hypothetical", k.source.hypothetical},
+                   {"note", k.source.note}};
     v.push_back({{"name", k.key},
                  {"type", type_name(k.type)},
                  {"values", k.values},

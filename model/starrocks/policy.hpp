@@ -70,14 +70,17 @@ enum class KnobType : std::uint8_t {
   kSet,      ///< an array of distinct strings, each one of `values`
 };
 
-/// What a knob's StarRocks value follows.
+/// What a knob's values follow.
 struct KnobSource {
-  /// The StarRocks file (path in the StarRocks repository) the default follows, or
-  /// "hypothetical" for a knob that exists only to test a variant.
+  /// The StarRocks file (path in the StarRocks repository) the default follows.
   std::string_view file;
-  /// The StarRocks commit `file` was read at; empty until recorded.
+  /// The StarRocks commit (40 hex digits) at which `file` was read and shows the values that are
+  /// not hypothetical; empty only if every value is hypothetical.
   std::string_view commit;
-  /// Which of the other values follow what (a PR, a hazard of the reference).
+  /// The values (of the items, for kSet) that no StarRocks code has: variants that exist only to
+  /// test a hypothesis. The default is never one of them.
+  nlohmann::json hypothetical;
+  /// Which value follows what (a line of `file`, another commit, a PR, a hazard).
   std::string_view note;
 };
 
@@ -103,11 +106,22 @@ std::string_view type_name(KnobType type);
 
 // ---------------------------------------------------------------- the preset table
 
+/// A StarRocks file at a commit (40 hex digits).
+struct SourceRef {
+  std::string_view file;
+  std::string_view commit;
+};
+
 /// A named policy: a version or a variant.
 struct Preset {
   std::string name;
   std::string description;
   Policy policy;
+  /// True if no StarRocks version behaves so (some knob differs from every source read); then
+  /// `follows` names the sources it takes parts from, if any.
+  bool hypothetical = false;
+  /// The StarRocks files, at the commits read, whose behaviour the preset follows.
+  std::vector<SourceRef> follows;
 };
 
 /// Every preset, in a fixed order; the first is the default ("starrocks-4.1.1").
@@ -126,7 +140,8 @@ Policy parse_policy(const JsonReader& r, std::string& preset_name);
 /// The knobs of a policy as they are written in a scenario's "policy" section.
 nlohmann::json policy_to_json(const Policy& p);
 
-/// The knobs as `interleave list` shows them: name, type, values, default, description, source.
+/// The knobs as `interleave list` shows them: name, type, values, default, description, source
+/// (file, commit, hypothetical values, note).
 nlohmann::json knob_catalog();
 
 }  // namespace interleave::model

@@ -153,9 +153,16 @@ WorldConfig parse_world(const nlohmann::json& scenario, const std::string& file)
 
 nlohmann::json model_catalog() {
   nlohmann::json presets_j = nlohmann::json::array();
-  for (const Preset& p : presets())
-    presets_j.push_back(
-        {{"name", p.name}, {"description", p.description}, {"policy", policy_to_json(p.policy)}});
+  for (const Preset& p : presets()) {
+    nlohmann::json follows = nlohmann::json::array();
+    for (const SourceRef& r : p.follows)
+      follows.push_back({{"file", r.file}, {"commit", r.commit}});
+    presets_j.push_back({{"name", p.name},
+                         {"description", p.description},
+                         {"hypothetical", p.hypothetical},
+                         {"follows", follows},
+                         {"policy", policy_to_json(p.policy)}});
+  }
   return {{"model", "starrocks-temp-tables"},
           {"sections", {"cluster", "actors", "policy"}},
           {"default_preset", kDefaultPreset},

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -50,20 +52,51 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
   return s;
 }
 
+// `file`@`commit` as docs/model.md writes a source: the path under com/starrocks/, the commit
+// abbreviated to 8 digits.
+std::string source_ref(std::string_view file_view, std::string_view commit) {
+  const std::string file(file_view);
+  const auto at = file.find("com/starrocks/");
+  std::string s =
+      code(at == std::string::npos ? file : file.substr(at + sizeof("com/starrocks/") - 1));
+  if (!commit.empty()) s += "@" + code(std::string(commit.substr(0, 8)));
+  return s;
+}
+
 std::string knob_row(const Knob& k) {
   std::vector<std::string> values;
   for (const json& v : k.values)
     values.push_back(code(value_text(v)));
-  const std::string file(k.source.file);
-  const auto at = file.find("com/starrocks/");
-  std::string source =
-      file == "hypothetical"
-          ? file
-          : code(at == std::string::npos ? file : file.substr(at + sizeof("com/starrocks/") - 1));
+  std::string source = source_ref(k.source.file, k.source.commit);
   if (!k.source.note.empty()) source += ": " + std::string(k.source.note);
+  if (!k.source.hypothetical.empty()) {
+    std::vector<std::string> hyp;
+    for (const json& v : k.source.hypothetical)
+      hyp.push_back(code(value_text(v)));
+    source += "; hypothetical: " + join(hyp, ", ");
+  }
   return "| " + code(std::string(k.key)) + " | " + (k.type == KnobType::kSet ? "array of " : "") +
          join(values, ", ") + " | " + code(value_text(k.get(Policy{}))) + " | " +
          std::string(k.description) + " | " + source + " |";
+}
+
+std::string preset_row(const Preset& p) {
+  std::vector<std::string> refs;
+  for (const SourceRef& r : p.follows)
+    refs.push_back(source_ref(r.file, r.commit));
+  std::string source = join(refs, ", ");
+  if (p.hypothetical) source = refs.empty() ? "hypothetical" : "hypothetical; parts from " + source;
+  return "| " + code(p.name) + " | " + p.description + " | " + source + " |";
+}
+
+// The schema's description of a knob: the table's, and the hypothetical values.
+std::string schema_description(const Knob& k) {
+  std::string d(k.description);
+  if (k.source.hypothetical.empty()) return d;
+  std::vector<std::string> hyp;
+  for (const json& v : k.source.hypothetical)
+    hyp.push_back(value_text(v));
+  return d + "; hypothetical (no StarRocks code has it): " + join(hyp, ", ");
 }
 
 std::string fact_row(const Fact& f) {
@@ -101,6 +134,12 @@ TEST_CASE("tables: the schema's policy section is the knob table", "[tables][sch
     names.push_back(p.name);
   CHECK(props.at("preset").at("enum") == json(names));
   CHECK(props.at("preset").at("default") == std::string(kDefaultPreset));
+  std::vector<std::string> hypothetical;
+  for (const Preset& p : presets())
+    if (p.hypothetical) hypothetical.push_back(p.name);
+  CHECK(props.at("preset").at("description") ==
+        "a StarRocks version or a variant; hypothetical (no StarRocks version behaves so): " +
+            join(hypothetical, ", "));
 
   for (const Knob& k : knobs()) {
     INFO("knob " << k.key);
@@ -122,7 +161,7 @@ TEST_CASE("tables: the schema's policy section is the knob table", "[tables][sch
         break;
     }
     want["default"] = k.get(Policy{});
-    want["description"] = k.description;
+    want["description"] = schema_description(k);
     CHECK(s == want);  // every field, nothing extra
   }
 }
@@ -137,8 +176,8 @@ TEST_CASE("tables: docs/model.md lists the knobs, presets, properties and goals 
 
   want.clear();
   for (const Preset& p : presets())
-    want.push_back("| " + code(p.name) + " | " + p.description + " |");
-  CHECK(table_rows(doc, "| preset | description |") == want);
+    want.push_back(preset_row(p));
+  CHECK(table_rows(doc, "| preset | description | source |") == want);
 
   want.clear();
   for (const Fact* f : properties())
@@ -161,8 +200,22 @@ TEST_CASE("tables: the catalog, the names and the policy JSON derive from the ta
     CHECK(c.at("values") == k.values);
     CHECK(c.at("default") == k.get(Policy{}));
     CHECK(c.at("source").at("file") == k.source.file);
+    CHECK(c.at("source").at("commit") == k.source.commit);
+    CHECK(c.at("source").at("hypothetical") == k.source.hypothetical);
     CHECK(!k.source.file.empty());
     CHECK(!k.source.note.empty());
+  }
+  REQUIRE(cat.at("presets").size() == presets().size());
+  for (std::size_t i = 0; i < presets().size(); ++i) {
+    const Preset& p = presets()[i];
+    const json& c = cat.at("presets").at(i);
+    CHECK(c.at("name") == p.name);
+    CHECK(c.at("hypothetical") == p.hypothetical);
+    REQUIRE(c.at("follows").size() == p.follows.size());
+    for (std::size_t j = 0; j < p.follows.size(); ++j) {
+      CHECK(c.at("follows").at(j).at("file") == p.follows[j].file);
+      CHECK(c.at("follows").at(j).at("commit") == p.follows[j].commit);
+    }
   }
   std::vector<std::string> keys;
   for (const Knob& k : knobs())
@@ -182,6 +235,59 @@ TEST_CASE("tables: the catalog, the names and the policy JSON derive from the ta
     CHECK(all.insert(n).second);
   for (const auto& n : coverage_goal_names())
     CHECK(all.insert(n).second);  // no name is both, or twice
+}
+
+namespace {
+
+bool is_commit(std::string_view c) {
+  return c.size() == 40 &&
+         std::all_of(c.begin(), c.end(), [](char x) { return std::isxdigit(x) && !std::isupper(x); });
+}
+
+}  // namespace
+
+TEST_CASE(
+    "tables: every knob and preset names the StarRocks commit it follows or says it is "
+    "hypothetical",
+    "[tables][sources]") {
+  const Policy defaults;
+  for (const Knob& k : knobs()) {
+    INFO("knob " << k.key);
+    REQUIRE(k.source.hypothetical.is_array());
+    for (const json& v : k.source.hypothetical) {
+      CHECK(std::find(k.values.begin(), k.values.end(), v) != k.values.end());
+      // The default is StarRocks 4.1.1, never a hypothesis.
+      const json d = k.get(defaults);
+      CHECK((d.is_array() ? std::find(d.begin(), d.end(), v) == d.end() : d != v));
+    }
+    const bool all_hypothetical = k.source.hypothetical.size() == k.values.size();
+    if (all_hypothetical)
+      CHECK(k.source.commit.empty());
+    else
+      CHECK(is_commit(k.source.commit));
+    CHECK((k.source.file.starts_with("fe/") || k.source.file.starts_with("be/")));
+  }
+  for (const Preset& p : presets()) {
+    INFO("preset " << p.name);
+    CHECK((p.hypothetical || !p.follows.empty()));
+    for (const SourceRef& r : p.follows) {
+      CHECK(is_commit(r.commit));
+      CHECK(r.file.starts_with("fe/"));
+    }
+    // A preset that takes a hypothetical value of some knob is hypothetical.
+    for (const Knob& k : knobs()) {
+      const json value = k.get(p.policy);
+      for (const json& v : k.source.hypothetical) {
+        const bool uses = value.is_array()
+                              ? std::find(value.begin(), value.end(), v) != value.end()
+                              : value == v;
+        if (uses) CHECK(p.hypothetical);
+      }
+    }
+  }
+  CHECK_FALSE(find_preset(kDefaultPreset)->hypothetical);
+  CHECK_FALSE(find_preset("pr-79339")->hypothetical);
+  CHECK(find_preset("cross-frontend-create-time")->hypothetical);
 }
 
 TEST_CASE("tables: the parser reads back every value the policy JSON writes", "[tables]") {
