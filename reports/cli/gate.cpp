@@ -51,15 +51,8 @@ std::filesystem::path report_file(const std::string& report_dir) {
          ("report" + std::string(reports::gate_format("markdown").extension));
 }
 
-// What the engine's own properties promise (a model's catalog describes its invariants).
-std::string builtin_description(std::string_view property) {
-  if (property == kDeadlock) return "no execution ends with an unfinished actor that cannot run";
-  if (property == kActorFailure) return "no actor's step throws";
-  return "";
-}
-
 // Every property the scenarios can report, sorted, each once, described by its model's catalog
-// ("invariants": [{"name", "description"}]) or, for the engine's own, builtin_description.
+// ("invariants": [{"name", "description"}]; a property it does not describe gets no description).
 std::vector<reports::GateRule> gate_rules(const std::vector<Scenario>& scenarios,
                                           const ModelRegistry& models) {
   std::map<std::string, std::string> rules;
@@ -75,7 +68,7 @@ std::vector<reports::GateRule> gate_rules(const std::vector<Scenario>& scenarios
     }
     for (const std::string& p : s.instance.invariants) {
       const auto d = described.find(p);
-      rules.emplace(p, d != described.end() ? d->second : builtin_description(p));
+      rules.emplace(p, d != described.end() ? d->second : std::string());
     }
   }
   std::vector<reports::GateRule> out;
@@ -160,12 +153,23 @@ int run_gate(const GateArgs& args, const Context& ctx) {
                          : !args.report_dir.empty() ? "--report"
                                                     : "--out",
                          out_dir);
-  if (!args.junit.empty()) check_output_file("--junit", args.junit);
-  if (!args.sarif.empty()) check_output_file("--sarif", args.sarif);
-  if (!args.summary.empty()) check_output_file("--summary", args.summary);
+  std::vector<std::pair<std::string, std::filesystem::path>> files;  // option, file
+  if (!args.junit.empty()) files.emplace_back("--junit", args.junit);
+  if (!args.sarif.empty()) files.emplace_back("--sarif", args.sarif);
+  if (!args.summary.empty()) files.emplace_back("--summary", args.summary);
+  for (const auto& [option, file] : files)
+    check_output_file(option, file);
   if (!args.report_dir.empty()) {
     check_output_directory("--report", args.report_dir);
     check_output_file("--report", report_file(args.report_dir));
+    files.emplace_back("--report", report_file(args.report_dir));
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j)  // one report would overwrite the other
+      if (std::filesystem::absolute(files[i].second).lexically_normal() ==
+          std::filesystem::absolute(files[j].second).lexically_normal())
+        throw UsageError(files[i].first + ": '" + files[i].second.string() +
+                         "' is also the file of " + files[j].first);
   }
 
   reports::GateReport report;

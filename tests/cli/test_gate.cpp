@@ -177,7 +177,7 @@ TEST_CASE("gate: --github prints nothing more when every scenario passes", "[gat
   CHECK(github.out.size() == plain.out.size());  // only the times may differ
 }
 
-TEST_CASE("gate: an unusable --sarif or --summary is exit 2 and runs nothing", "[gate][ci]") {
+TEST_CASE("gate: an unusable or shared --sarif or --summary file is exit 2 and runs nothing", "[gate][ci]") {
   TempDir tmp;
   copy_test_scenarios(tmp);
   std::filesystem::create_directory(tmp.path() / "dir");
@@ -188,9 +188,20 @@ TEST_CASE("gate: an unusable --sarif or --summary is exit 2 and runs nothing", "
   for (const Bad& bad : {Bad{"--sarif", tmp / "dir", "--sarif: '" + (tmp / "dir") + "'"},
                          Bad{"--summary", tmp / "dir", "--summary: '" + (tmp / "dir") + "'"},
                          Bad{"--sarif", tmp / "file/gate.sarif", "--sarif: cannot create"},
-                         Bad{"--summary", tmp / "file/s.md", "--summary: cannot create"}}) {
+                         Bad{"--summary", tmp / "file/s.md", "--summary: cannot create"},
+                         Bad{"--summary", tmp / "r/report.md",
+                             "--report: '" + (tmp / "r/report.md") + "' is also the file of "
+                             "--summary"},
+                         Bad{"--sarif", tmp / "s.md", "--summary: '" + (tmp / "s.md") +
+                             "' is also the file of --sarif"}}) {
     INFO(bad.option << " " << bad.path);
-    const auto r = run_cli({"gate", tmp.path().string(), "--out", tmp / "out", bad.option, bad.path});
+    std::vector<std::string> args{"gate", tmp.path().string(), "--out", tmp / "out", bad.option,
+                                  bad.path};
+    if (bad.message.find("is also the file of --summary") != std::string::npos)
+      args.insert(args.end(), {"--report", tmp / "r"});
+    if (bad.message.find("is also the file of --sarif") != std::string::npos)
+      args.insert(args.end(), {"--summary", tmp / "s.md"});
+    const auto r = run_cli(args);
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains(bad.message));
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
