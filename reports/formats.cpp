@@ -46,6 +46,10 @@ const std::vector<GateFormat>& gate_formats() {
        "gate --junit", &render_junit},
       {"markdown", "Markdown: summary, failures, each counterexample's diagram and steps", ".md",
        "gate --report", &render_markdown_report},
+      {"sarif", "SARIF 2.1.0, one result per counterexample, a thread flow per actor", ".sarif",
+       "gate --sarif", &render_sarif},
+      {"summary", "Markdown for the CI run's page: failures first, one table of scenarios", ".md",
+       "gate --summary", &render_summary},
   };
   return formats;
 }

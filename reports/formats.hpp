@@ -29,7 +29,8 @@ using GateFormat = Format<GateReport>;
 
 /// How a counterexample trace can be shown: text (the default, first), json, mermaid, dot.
 const std::vector<TraceFormat>& trace_formats();
-/// How a gate run is reported: junit (JUnit XML for CI), markdown (the report for people).
+/// How a gate run is reported: junit (JUnit XML for CI), markdown (the report for people), sarif
+/// (code scanning), summary (the CI run's page).
 const std::vector<GateFormat>& gate_formats();
 
 /// The format named `name`, or nullptr.

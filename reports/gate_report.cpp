@@ -70,7 +70,8 @@ std::string attr(std::string_view name, std::string_view value) {
 }
 
 std::string case_details(const GateCase& c) {
-  std::string s = "expected: " + c.expected + "\nactual: " + c.actual +
+  std::string s = (c.file.empty() ? std::string() : "file: " + c.file + "\n") +
+                  "expected: " + c.expected + "\nactual: " + c.actual +
                   "\nexecutions: " + std::to_string(c.executions);
   for (const auto& path : c.counterexample_paths)
     s += "\ncounterexample: " + path;
@@ -95,6 +96,54 @@ std::string md(std::string_view raw) {
 
 std::string md_cell(std::string_view raw) {
   return raw.empty() ? std::string("-") : md(raw);
+}
+
+// A link target in Markdown: the characters that would end or break it percent-encoded.
+std::string md_link_target(std::string_view raw) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char ch : text::printable(raw)) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u <= 0x20 || ch == '(' || ch == ')' || ch == '<' || ch == '>' || ch == '\\' ||
+        ch == '%' || ch == '|' || ch == '[' || ch == ']' || ch == '`') {
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 0xF];
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+// ---- GitHub workflow commands ----
+
+// The escaping of a workflow command's message (after "::") and, with `property`, of a value of
+// its properties (between "::error " and "::").
+std::string workflow_escape(std::string_view raw, bool property) {
+  std::string out;
+  for (char ch : text::valid_utf8(raw)) {
+    switch (ch) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
 }
 
 void step_table(std::string& out, const Counterexample& c) {
@@ -153,7 +202,7 @@ std::string render_junit(const GateReport& report) {
   out += "  <testsuite" + attr("name", report.name) + counts + attr("skipped", "0") + time + ">\n";
   for (const GateCase& c : report.cases) {
     out += "    <testcase" + attr("classname", junit_classname(c.file)) + attr("name", c.scenario) +
-           attr("file", c.file) + attr("time", text::format_seconds(c.seconds)) + ">\n";
+           attr("time", text::format_seconds(c.seconds)) + ">\n";
     if (!c.passed) {
       const std::string message = c.failure.empty() ? "the expectation was not met" : c.failure;
       out += "      <failure" + attr("message", message) + attr("type", "expectation") + ">" +
@@ -212,6 +261,73 @@ std::string render_markdown_report(const GateReport& report) {
       out += "```mermaid\n" + render_mermaid(c.traces[i]) + "```\n\n";
       step_table(out, cx);
     }
+  }
+  return out;
+}
+
+std::string render_summary(const GateReport& report) {
+  std::vector<const GateCase*> order;  // failed cases first, each group in run order
+  for (const GateCase& c : report.cases)
+    if (!c.passed) order.push_back(&c);
+  const std::size_t failed = order.size();
+  for (const GateCase& c : report.cases)
+    if (c.passed) order.push_back(&c);
+
+  auto counterexamples = [](const GateCase& c) {
+    std::string s;
+    for (std::size_t i = 0; i < c.counterexample_paths.size(); ++i) {
+      const std::string& path = c.counterexample_paths[i];
+      if (!s.empty()) s += ", ";
+      if (i < c.counterexample_links.size() && !c.counterexample_links[i].empty())
+        s += "[" + md(c.counterexample_links[i]) + "](" + md_link_target(c.counterexample_links[i]) +
+             ")";
+      else
+        s += md(path);
+    }
+    return s;
+  };
+
+  std::string out = "## " + md(report.name) + ": ";
+  out += failed == 0 ? "every scenario meets its expectation"
+                     : std::to_string(failed) + " of " + std::to_string(report.cases.size()) +
+                           " scenario" + (report.cases.size() == 1 ? "" : "s") +
+                           (failed == 1 ? " does not meet its expectation"
+                                        : " do not meet their expectation");
+  out += "\n\n" + std::to_string(report.cases.size() - failed) + " passed, " +
+         std::to_string(failed) + " failed.\n";
+  if (failed > 0) {
+    out += "\n### Failures\n\n";
+    for (std::size_t i = 0; i < failed; ++i) {
+      const GateCase& c = *order[i];
+      out += "- **" + md_cell(c.scenario) + "** (" + md_cell(c.file) +
+             "): " + md(c.failure.empty() ? "the expectation was not met" : c.failure);
+      if (!c.counterexample_paths.empty()) out += ". Counterexamples: " + counterexamples(c);
+      out += "\n";
+    }
+  }
+  out += "\n### Scenarios\n\n";
+  out += "| scenario | expected | actual | result | counterexamples |\n";
+  out += "|---|---|---|---|---|\n";
+  for (const GateCase* c : order) {
+    const std::string cx = counterexamples(*c);
+    out += "| " + md_cell(c->scenario) + " | " + md_cell(c->expected) + " | " + md_cell(c->actual) +
+           " | " + (c->passed ? "pass" : "**FAIL**") + " | " + (cx.empty() ? "-" : cx) + " |\n";
+  }
+  return out;
+}
+
+std::string render_github_annotations(const GateReport& report) {
+  std::string out;
+  for (const GateCase& c : report.cases) {
+    if (c.passed) continue;
+    std::string message = c.failure.empty() ? "the expectation was not met" : c.failure;
+    message += "\nexpected: " + c.expected + "\nactual: " + c.actual;
+    for (const auto& path : c.counterexample_paths)
+      message += "\ncounterexample: " + path;
+    out += "::error ";
+    if (!c.file.empty()) out += "file=" + workflow_escape(c.file, true) + ",";
+    out += "title=" + workflow_escape(report.name + ": " + c.scenario, true) +
+           "::" + workflow_escape(message, false) + "\n";
   }
   return out;
 }

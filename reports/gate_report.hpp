@@ -11,13 +11,15 @@
 //   write_file(report_dir / "report.md", render_markdown_report(report));
 //
 // render_junit: <testsuites> holding one <testsuite name=report.name> with tests/failures/errors/
-// skipped/time totals, and one <testcase classname=... name=scenario file=... time=seconds> per
-// case. classname is the scenario file without its extension, directories joined by '.'
+// skipped/time totals, and one <testcase classname=... name=scenario time=seconds> per case: only
+// the elements and attributes the strict JUnit schema of Jenkins' xunit plugin allows (a
+// testcase has no `file` attribute there; the file is the first line of its <system-out>).
+// classname is the scenario file without its extension, directories joined by '.'
 // ("scenarios/seed.json" -> "scenarios.seed"; "interleave" when there is no file). A failed case
 // has <failure type="expectation" message=failure> whose text repeats expected, actual and the
-// counterexample paths; every case has a <system-out> with expected, actual, executions and the
-// counterexample paths (if any). All text is XML-escaped; characters XML cannot carry become
-// U+FFFD.
+// counterexample paths; every case has a <system-out> with the file (if any), expected, actual,
+// executions and the counterexample paths (if any). All text is XML-escaped; characters XML
+// cannot carry become U+FFFD.
 //
 // render_markdown_report: a title and totals line, the summary table (scenario | expected |
 // actual | executions | time | result), a "Failures" section listing each failed case with its
@@ -25,6 +27,18 @@
 // the counterexample path, a ```mermaid block (render_mermaid) and the readable step list as a
 // table (step | actor | label | accesses | what happened, the violating step marked "=>").
 // Document text is Markdown-escaped (no accidental emphasis, links, HTML, math or table breaks).
+//
+// render_summary: the short Markdown for a CI run's page ($GITHUB_STEP_SUMMARY): a totals line,
+// the failures first (each with its reason and counterexamples), then one table of every scenario
+// (failed ones first, otherwise in run order): scenario | expected | actual | result |
+// counterexamples. A counterexample is a relative link (its text the link) when the case has
+// counterexample_links, else its path. No timings: byte-identical for identical outcomes.
+//
+// render_github_annotations: one GitHub workflow command per failed case,
+// "::error file=FILE,title=TITLE::MESSAGE", with the escaping of workflow commands (% CR LF in
+// the message; those and : , in the properties); "" when every case passed.
+//
+// render_sarif (reports/gate_sarif.cpp): a SARIF 2.1.0 log; see there.
 #pragma once
 
 #include "reports/trace.hpp"
@@ -51,12 +65,28 @@ struct GateCase {
   /// The counterexamples themselves (traces[i] is the file counterexample_paths[i]), for the
   /// Markdown report's diagrams and step lists.
   std::vector<TraceDocument> traces;
+  /// The properties the expectation says are violated (sorted; empty unless it expects a
+  /// violation): SARIF marks the results of these as suppressed (accepted).
+  std::vector<std::string> expected_violations;
+  /// counterexample_links[i]: counterexample_paths[i] as a relative link for the summary (the
+  /// gate fills it when it writes a --report directory; empty: no links).
+  std::vector<std::string> counterexample_links;
+};
+
+/// A property a gate run checks (a SARIF rule).
+struct GateRule {
+  std::string id;           ///< the property's name, as counterexamples name it
+  std::string description;  ///< one sentence ("" when the model gives none)
+  friend bool operator==(const GateRule&, const GateRule&) = default;
 };
 
 /// A whole gate run: its cases in the order they ran.
 struct GateReport {
   std::string name = "interleave gate";  ///< JUnit testsuite name, Markdown title
   std::vector<GateCase> cases;
+  std::string tool_version;  ///< "interleave X.Y.Z" ("" unknown), the SARIF driver's version
+  /// Every property the scenarios can report, sorted by id, each once (the SARIF rules).
+  std::vector<GateRule> rules;
 };
 
 /// JUnit XML (UTF-8, with an XML declaration, trailing newline).
@@ -64,6 +94,15 @@ std::string render_junit(const GateReport& report);
 
 /// The Markdown report (GitHub/GitLab flavoured: tables and ```mermaid blocks).
 std::string render_markdown_report(const GateReport& report);
+
+/// The CI run's summary (Markdown; see above).
+std::string render_summary(const GateReport& report);
+
+/// GitHub workflow annotations (see above), one line each.
+std::string render_github_annotations(const GateReport& report);
+
+/// SARIF 2.1.0 (JSON, two-space indented, trailing newline; reports/gate_sarif.cpp).
+std::string render_sarif(const GateReport& report);
 
 /// The JUnit classname of a scenario file (see above).
 std::string junit_classname(const std::string& file);

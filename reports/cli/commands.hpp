@@ -81,6 +81,9 @@ struct GateArgs {
   std::string out_dir;     ///< "" : the --report directory, else "out"
   std::string junit;       ///< "" : no JUnit XML
   std::string report_dir;  ///< "" : no Markdown report
+  std::string sarif;       ///< "" : no SARIF log
+  std::string summary;     ///< "" : no summary
+  bool github = false;     ///< print GitHub workflow annotations for the failures
   bool quiet = false;
 };
 CLI::App* add_gate(CLI::App& app, GateArgs& args);

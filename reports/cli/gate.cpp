@@ -1,7 +1,8 @@
 // `interleave gate DIR_OR_FILES...`: the CI invariant gate. Runs every scenario, compares each
 // outcome with the scenario's expectation (verdict, exact set of violated invariants, coverage
-// goals reached), prints a summary table, and optionally writes JUnit XML and a Markdown report
-// with the counterexamples. Exits 0 only when every scenario meets its expectation.
+// goals reached), prints a summary table, and optionally writes JUnit XML, a Markdown report
+// with the counterexamples, a SARIF log and a summary for the CI run's page, and prints GitHub
+// workflow annotations. Exits 0 only when every scenario meets its expectation.
 #include "reports/cli/commands.hpp"
 #include "reports/cli/errors.hpp"
 #include "reports/cli/expectation.hpp"
@@ -11,6 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <string_view>
 
 namespace interleave::cli {
 
@@ -48,6 +51,42 @@ std::filesystem::path report_file(const std::string& report_dir) {
          ("report" + std::string(reports::gate_format("markdown").extension));
 }
 
+// Every property the scenarios can report, sorted, each once, described by its model's catalog
+// ("invariants": [{"name", "description"}]; a property it does not describe gets no description).
+std::vector<reports::GateRule> gate_rules(const std::vector<Scenario>& scenarios,
+                                          const ModelRegistry& models) {
+  std::map<std::string, std::string> rules;
+  for (const Scenario& s : scenarios) {
+    std::map<std::string, std::string> described;
+    if (const ModelDriver* driver = models.find(s.model)) {
+      const nlohmann::json catalog = driver->catalog();
+      if (catalog.contains("invariants") && catalog["invariants"].is_array())
+        for (const auto& f : catalog["invariants"])
+          if (f.is_object() && f.contains("name") && f["name"].is_string() &&
+              f.contains("description") && f["description"].is_string())
+            described[f["name"].get<std::string>()] = f["description"].get<std::string>();
+    }
+    for (const std::string& p : s.instance.invariants) {
+      const auto d = described.find(p);
+      rules.emplace(p, d != described.end() ? d->second : std::string());
+    }
+  }
+  std::vector<reports::GateRule> out;
+  for (auto& [id, description] : rules)
+    out.push_back({id, description});
+  return out;
+}
+
+// `path` relative to `base`, both taken from the working directory, without touching the file
+// system (symbolic links are not resolved): the summary's links into the --report directory.
+std::string relative_link(const std::string& path, const std::string& base) {
+  namespace fs = std::filesystem;
+  const fs::path p = fs::absolute(path).lexically_normal();
+  const fs::path b = fs::absolute(base).lexically_normal();
+  const fs::path r = p.lexically_relative(b);
+  return r.empty() ? p.generic_string() : r.generic_string();
+}
+
 }  // namespace
 
 CLI::App* add_gate(CLI::App& app, GateArgs& a) {
@@ -65,24 +104,39 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
                 "Write a Markdown report (summary, Mermaid sequence diagrams) and the "
                 "counterexample traces to DIR")
       ->type_name("DIR");
-  c->add_flag("--quiet,-q", a.quiet, "Print only the summary line");
+  c->add_option("--sarif", a.sarif,
+                "Write a SARIF 2.1.0 log (one result per counterexample) to FILE")
+      ->type_name("FILE");
+  c->add_option("--summary", a.summary,
+                "Write a Markdown summary, failures first, to FILE (e.g. $GITHUB_STEP_SUMMARY)")
+      ->type_name("FILE");
+  c->add_flag("--github", a.github,
+              "Print a GitHub workflow annotation (::error file=SCENARIO) per failed scenario");
+  c->add_flag("--quiet,-q", a.quiet, "Print only the summary line (and --github's annotations)");
   const reports::GateFormat& junit = reports::gate_format("junit");
   const reports::GateFormat& markdown = reports::gate_format("markdown");
+  const reports::GateFormat& sarif = reports::gate_format("sarif");
+  const reports::GateFormat& summary = reports::gate_format("summary");
   c->footer(
       "Each scenario runs with its own exploration settings. It passes when its verdict, the "
       "exact\n"
       "set of invariants it violates, and the coverage goals it must reach ('reached') all match\n"
       "its 'expect'. A scenario without 'expect', or a holds expectation naming no goal, fails.\n\n"
       "Reports:\n"
-      "  --junit FILE  " +
-      std::string(junit.description) + "\n  --report DIR  DIR/report" +
+      "  --junit FILE    " +
+      std::string(junit.description) + "\n  --report DIR    DIR/report" +
       std::string(markdown.extension) + ", " + std::string(markdown.description) +
-      "\n\n"
+      "\n  --sarif FILE    " + std::string(sarif.description) + "\n  --summary FILE  " +
+      std::string(summary.description) +
+      ";\n                  with --report DIR, its counterexamples are links relative to DIR\n"
+      "  --github        '::error file=SCENARIO,title=...::REASON' per failed scenario on stdout,\n"
+      "                  before the summary line (GitHub shows them on the scenario file)\n\n"
       "Exit codes: 0 every scenario meets its expectation, 1 some does not,\n"
       "            2 bad input or usage (nothing is run), 4 internal error.\n\n"
       "Examples:\n"
       "  interleave gate scenarios/\n"
-      "  interleave gate scenarios/ --junit build/gate.xml --report build/gate-report");
+      "  interleave gate scenarios/ --junit build/gate.xml --report build/gate-report\n"
+      "  interleave gate scenarios/ --github --sarif gate.sarif --summary \"$GITHUB_STEP_SUMMARY\"");
   return c;
 }
 
@@ -99,13 +153,28 @@ int run_gate(const GateArgs& args, const Context& ctx) {
                          : !args.report_dir.empty() ? "--report"
                                                     : "--out",
                          out_dir);
-  if (!args.junit.empty()) check_output_file("--junit", args.junit);
+  std::vector<std::pair<std::string, std::filesystem::path>> files;  // option, file
+  if (!args.junit.empty()) files.emplace_back("--junit", args.junit);
+  if (!args.sarif.empty()) files.emplace_back("--sarif", args.sarif);
+  if (!args.summary.empty()) files.emplace_back("--summary", args.summary);
+  for (const auto& [option, file] : files)
+    check_output_file(option, file);
   if (!args.report_dir.empty()) {
     check_output_directory("--report", args.report_dir);
     check_output_file("--report", report_file(args.report_dir));
+    files.emplace_back("--report", report_file(args.report_dir));
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j)  // one report would overwrite the other
+      if (std::filesystem::absolute(files[i].second).lexically_normal() ==
+          std::filesystem::absolute(files[j].second).lexically_normal())
+        throw UsageError(files[i].first + ": '" + files[i].second.string() +
+                         "' is also the file of " + files[j].first);
   }
 
   reports::GateReport report;
+  report.tool_version = ctx.env.tool_version;
+  report.rules = gate_rules(scenarios, ctx.models);
   std::vector<std::vector<std::string>> rows{
       {"scenario", "expected", "actual", "executions", "time", "result"}};
   std::size_t failed = 0;
@@ -125,6 +194,8 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     c.expected = describe_expectation(scenario.expect);
     c.actual = describe_outcome(run.result);
     c.passed = check.met;
+    if (scenario.expect && scenario.expect->verdict == Verdict::kViolation)
+      c.expected_violations = scenario.expect->invariants;
     for (const auto& p : check.problems)
       c.failure += (c.failure.empty() ? "" : "; ") + p;
     c.executions = run.result.stats.executions;
@@ -132,6 +203,8 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     for (const auto& file : run.trace_files) {
       c.counterexample_paths.push_back(file);
       c.traces.push_back(reports::read_trace_file(file));
+      if (!args.report_dir.empty())
+        c.counterexample_links.push_back(relative_link(file, args.report_dir));
     }
     if (!c.passed) ++failed;
     rows.push_back({c.scenario, c.expected, c.actual, std::to_string(c.executions),
@@ -149,6 +222,7 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     }
     ctx.out << "\n";
   }
+  if (args.github) ctx.out << reports::render_github_annotations(report);
   ctx.out << "gate: " << (report.cases.size() - failed) << " of " << report.cases.size()
           << " scenarios meet their expectation"
           << (failed == 0 ? "" : ", " + std::to_string(failed) + " do not") << "\n"
@@ -161,6 +235,10 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     write_file_atomically(report_file(args.report_dir),
                           reports::gate_format("markdown").render(report));
   }
+  if (!args.sarif.empty())
+    write_file_atomically(args.sarif, reports::gate_format("sarif").render(report));
+  if (!args.summary.empty())
+    write_file_atomically(args.summary, reports::gate_format("summary").render(report));
   return failed == 0 ? static_cast<int>(ExitCode::kHolds) : static_cast<int>(ExitCode::kViolation);
 }
 
