@@ -1,6 +1,6 @@
 // The actors of the StarRocks temporary-table world, one file each, and the leader's
 // temporary-table operations several of them run (metadata_mgr.cpp). Each step carries the label
-// of ../shared/domain/starrocks-temp-tables.md and declares its accesses through the components.
+// of docs/model.md ("Actors, steps and objects") and declares its accesses through the components.
 #pragma once
 
 #include "explorer/execution.hpp"

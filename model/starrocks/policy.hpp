@@ -3,8 +3,7 @@
 // (policy.cpp): its key, values, default, description and source. The "policy" section's parser,
 // the trace's and the catalog's policy JSON, `interleave list`, and the checks of the docs table
 // (docs/model.md) and of the JSON Schema (starrocks-temp-tables.schema.json) all derive from it.
-// Every default is the StarRocks 4.1.1 behaviour described in
-// ../shared/domain/starrocks-temp-tables.md.
+// Every default is the StarRocks 4.1.1 behaviour, cited in docs/model.md ("Sources").
 #pragma once
 
 #include "explorer/json_reader.hpp"

@@ -1,7 +1,7 @@
 // The StarRocks temporary-table world as an Interleave program: the TemporaryTableCleaner, the
 // TaskRunScheduler dispatcher, TaskRun executors running a recursive CTE, sync callers, client
 // sessions, CN tablet sinks and follower journal replayers, each step labelled as in
-// ../shared/domain/starrocks-temp-tables.md. Written only on the engine's public API.
+// docs/model.md ("Actors, steps and objects"). Written only on the engine's public API.
 #pragma once
 
 #include "explorer/execution.hpp"

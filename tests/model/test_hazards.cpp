@@ -1,6 +1,5 @@
-// One small configuration per hazard of the reference table (../shared/domain/
-// starrocks-temp-tables.md, "Hazards a faithful model can express"), with its asserted outcome
-// under starrocks-4.1.1, pr-79339 and the variant that closes it, if any.
+// One small configuration per hazard of docs/model.md's verdict table ("Verdicts"), with its
+// asserted outcome under starrocks-4.1.1, pr-79339 and the variant that closes it, if any.
 //
 // Exhaustive searches use DPOR, the engine's default (tests/model/test_dpor_vs_dfs.cpp checks that
 // it agrees with plain DFS on these configurations); a violation may also be established by a
