@@ -18,6 +18,30 @@
 
 namespace interleave::test {
 
+/// The seed's shape as a scenario: an async recursive-CTE TaskRun whose tablet gets no rows, a
+/// client session, one cleaner pass, StarRocks 4.1.1 (the StarRocks model, searched by DFS).
+inline const char* const kSeedLike = R"({
+  "name": "seed-like",
+  "model": "starrocks-temp-tables",
+  "actors": {"cleaner": {"passes": 1}, "task_runs": [{"name": "t1", "tablet_rows": "none"}],
+             "clients": [{"name": "c1"}]},
+  "policy": {"preset": "starrocks-4.1.1"},
+  "exploration": {"strategy": "dfs"}
+})";
+
+/// `depth` nested JSON arrays: "[[...]]".
+inline std::string nested_arrays(std::size_t depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
+
+/// The JSON path "/0/0/.../0" of `n` array levels.
+inline std::string zeros(std::size_t n) {
+  std::string p;
+  for (std::size_t i = 0; i < n; ++i)
+    p += "/0";
+  return p;
+}
+
 /// A fresh directory under the system's temporary directory, removed with everything in it.
 class TempDir {
  public:

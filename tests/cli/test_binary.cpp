@@ -74,17 +74,6 @@ TEST_CASE("binary: list shows the strategies", "[binary]") {
 
 namespace {
 
-// The seed's shape: an async recursive-CTE TaskRun whose tablet gets no rows, a client session,
-// one cleaner pass, StarRocks 4.1.1.
-const char* const kSeedLike = R"({
-  "name": "seed-like",
-  "model": "starrocks-temp-tables",
-  "actors": {"cleaner": {"passes": 1}, "task_runs": [{"name": "t1", "tablet_rows": "none"}],
-             "clients": [{"name": "c1"}]},
-  "policy": {"preset": "starrocks-4.1.1"},
-  "exploration": {"strategy": "dfs"}
-})";
-
 // A client session alone: the cleaner never drops a live client's table.
 const char* const kClientOnly = R"({
   "name": "client-only",

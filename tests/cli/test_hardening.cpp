@@ -44,18 +44,6 @@ struct TraceFixture {
   }
 };
 
-std::string nested_arrays(std::size_t depth) {
-  return std::string(depth, '[') + std::string(depth, ']');
-}
-
-// "/0/0/.../0", `n` times.
-std::string zeros(std::size_t n) {
-  std::string p;
-  for (std::size_t i = 0; i < n; ++i)
-    p += "/0";
-  return p;
-}
-
 }  // namespace
 
 TEST_CASE("hardening: a number out of range is an input error naming its path (exit 2)",

@@ -15,19 +15,11 @@ using nlohmann::json;
 
 namespace {
 
-// A valid StarRocks scenario, the base of the scenario cases.
-const char* const kBase = R"({
-  "name": "corpus",
-  "model": "starrocks-temp-tables",
-  "actors": {"cleaner": {"passes": 1}, "task_runs": [{"name": "t1", "tablet_rows": "none"}],
-             "clients": [{"name": "c1"}]},
-  "policy": {"preset": "starrocks-4.1.1"},
-  "exploration": {"strategy": "dfs"}
-})";
+// The base of the scenario cases is kSeedLike (tests/cli/helpers.hpp), a valid StarRocks scenario.
 
 enum class Base {
-  kScenario,  // kBase with `patch` merged (RFC 7386), written as input.json
-  kTrace,     // a trace of kBase with `patch` merged, scenario_hash recomputed: input.trace.json
+  kScenario,  // kSeedLike with `patch` merged (RFC 7386), written as input.json
+  kTrace,  // a trace of kSeedLike with `patch` merged, scenario_hash recomputed: input.trace.json
   kTraceRaw,  // the same, the hash left as it was
   kText,      // `patch` itself is the text of input.json
 };
@@ -35,14 +27,14 @@ enum class Base {
 // What the working directory holds besides, or instead of, the input.
 enum class Env {
   kNone,
-  kMissing,        // the input file does not exist
-  kDirectory,      // the input is a directory
-  kOutIsFile,      // --out names an existing regular file
-  kOutUnderFile,   // --out names a path below a regular file
-  kOutUnwritable,  // --out in a directory no one can create files in (/sys)
-  kJunitIsDir,     // gate --junit names a directory
-  kReportIsFile,   // gate --report names a regular file
-  kJunitUnderFile, // gate --junit below a regular file
+  kMissing,         // the input file does not exist
+  kDirectory,       // the input is a directory
+  kOutIsFile,       // --out names an existing regular file
+  kOutUnderFile,    // --out names a path below a regular file
+  kOutUnwritable,   // --out in a directory no one can create files in (/sys)
+  kJunitIsDir,      // gate --junit names a directory
+  kReportIsFile,    // gate --report names a regular file
+  kJunitUnderFile,  // gate --junit below a regular file
 };
 
 struct Case {
@@ -56,15 +48,6 @@ struct Case {
   Env env = Env::kNone;
 };
 
-std::string nest(std::size_t depth) {
-  return std::string(depth, '[') + std::string(depth, ']');
-}
-std::string zeros(std::size_t n) {
-  std::string p;
-  for (std::size_t i = 0; i < n; ++i)
-    p += "/0";
-  return p;
-}
 std::string repeated(const std::string& item, std::size_t n) {
   std::string s = "[";
   for (std::size_t i = 0; i < n; ++i)
@@ -92,8 +75,7 @@ std::vector<Case> corpus() {
       // ---- malformed JSON ----
       {"empty file", "validate", B::kText, "", "", "/", "malformed JSON: parse error at line 1"},
       {"truncated", "check", B::kText, R"({"name": "x",)", "", "/", "unexpected end of input"},
-      {"trailing garbage", "validate", B::kText, R"({"name": "x"} x)", "", "/",
-       "malformed JSON"},
+      {"trailing garbage", "validate", B::kText, R"({"name": "x"} x)", "", "/", "malformed JSON"},
       {"comment", "validate", B::kText, "// hi\n{}", "", "/", "malformed JSON"},
       {"single quotes", "validate", B::kText, "{'name': 'x'}", "", "/", "malformed JSON"},
       {"trailing comma", "check", B::kText, R"({"name": "x",})", "", "/", "malformed JSON"},
@@ -103,12 +85,11 @@ std::vector<Case> corpus() {
        "malformed JSON"},
       {"control character in a string", "validate", B::kText, "{\"name\": \"a\x01\"}", "", "/",
        "malformed JSON"},
-      {"lone surrogate", "validate", B::kText, R"({"name": "\ud800"})", "", "/",
-       "malformed JSON"},
+      {"lone surrogate", "validate", B::kText, R"({"name": "\ud800"})", "", "/", "malformed JSON"},
       {"NUL byte", "validate", B::kText, std::string("{\"name\"\0: 1}", 12), "", "/",
        "malformed JSON"},
-      {"NUL byte after the document", "check", B::kText, std::string("{}\0{\"x\": 1}", 11), "",
-       "/", "malformed JSON: a NUL byte at line 1, column 3"},
+      {"NUL byte after the document", "check", B::kText, std::string("{}\0{\"x\": 1}", 11), "", "/",
+       "malformed JSON: a NUL byte at line 1, column 3"},
       {"a bare value", "validate", B::kText, "42", "", "/",
        "expected a scenario (a JSON object), got"},
       {"a trace given to check", "check", B::kTrace, "{}", "", "/",
@@ -163,12 +144,12 @@ std::vector<Case> corpus() {
        "must be between 0.0 and"},
       // ---- nesting ----
       {"60000 nested arrays in /policy/preset", "validate", B::kScenario,
-       R"({"policy": {"preset": "@RAW@"}})", nest(60000), "/policy/preset" + zeros(kLimits.max_depth - 2),
-       "nested deeper than " + kDepth + kNested},
+       R"({"policy": {"preset": "@RAW@"}})", nested_arrays(60000),
+       "/policy/preset" + zeros(kLimits.max_depth - 2), "nested deeper than " + kDepth + kNested},
       {"60000 nested arrays in /actors", "check", B::kScenario, R"({"actors": "@RAW@"})",
-       nest(60000), "/actors" + zeros(kLimits.max_depth - 1),
+       nested_arrays(60000), "/actors" + zeros(kLimits.max_depth - 1),
        "nested deeper than " + kDepth + kNested},
-      {"60000 nested arrays as the document", "gate", B::kText, nest(60000), "",
+      {"60000 nested arrays as the document", "gate", B::kText, nested_arrays(60000), "",
        zeros(kLimits.max_depth), "nested deeper than " + kDepth + kNested},
       {"nested objects one level too deep", "validate", B::kScenario, R"({"description": "@RAW@"})",
        [] {
@@ -185,14 +166,14 @@ std::vector<Case> corpus() {
        }(),
        "nested deeper than " + kDepth + kNested},
       {"nesting at the limit, a wrong type", "validate", B::kScenario,
-       R"({"description": "@RAW@"})", nest(kLimits.max_depth - 1), "/description",
+       R"({"description": "@RAW@"})", nested_arrays(kLimits.max_depth - 1), "/description",
        "expected a string, got an array"},
       {"60000 nested arrays in a trace's scenario", "replay", B::kTrace,
-       R"({"scenario": {"policy": {"preset": "@RAW@"}}})", nest(60000),
+       R"({"scenario": {"policy": {"preset": "@RAW@"}}})", nested_arrays(60000),
        "/scenario/policy/preset" + zeros(kTraceLimits.max_depth - 3),
        "nested deeper than " + kTraceDepth + kNested},
       {"60000 nested arrays in a trace's state", "show", B::kTrace, R"({"state": {"x": "@RAW@"}})",
-       nest(60000), "/state/x" + zeros(kTraceLimits.max_depth - 2),
+       nested_arrays(60000), "/state/x" + zeros(kTraceLimits.max_depth - 2),
        "nested deeper than " + kTraceDepth + kNested},
       // ---- sizes ----
       {"an array one element too long", "validate", B::kScenario, R"({"description": "@RAW@"})",
@@ -309,11 +290,11 @@ std::vector<Case> corpus() {
   };
 }
 
-// A trace of kBase, made once per process with the real executable.
+// A trace of kSeedLike, made once per process with the real executable.
 const std::string& base_trace() {
   static const std::string text = [] {
     TempDir tmp;
-    write_file(tmp / "base.json", kBase);
+    write_file(tmp / "base.json", kSeedLike);
     const CliResult r = run_binary({"check", tmp / "base.json", "--out", tmp / "out", "--quiet"});
     REQUIRE(r.code == 1);
     const auto files = list_dir(tmp / "out");
@@ -341,7 +322,7 @@ void run_case(const Case& c) {
   if (c.base == Base::kText) {
     text = c.patch;
   } else {
-    json j = json::parse(trace ? base_trace() : std::string(kBase));
+    json j = json::parse(trace ? base_trace() : std::string(kSeedLike));
     j.merge_patch(json::parse(c.patch));
     if (c.base == Base::kTrace && j.contains("scenario"))
       j["scenario_hash"] = reports::scenario_hash(j["scenario"]);
@@ -369,7 +350,8 @@ void run_case(const Case& c) {
   if (c.command == "check" || c.command == "gate") args.insert(args.end(), {"--out", out});
   if (c.command == "gate") {
     if (c.env == Env::kJunitIsDir) std::filesystem::create_directory(work / "junit");
-    if (c.env == Env::kReportIsFile || c.env == Env::kJunitUnderFile) write_file(work / "report", "");
+    if (c.env == Env::kReportIsFile || c.env == Env::kJunitUnderFile)
+      write_file(work / "report", "");
     args.insert(args.end(), {"--junit", c.env == Env::kJunitUnderFile ? "report/gate.xml" : "junit",
                              "--report", "report"});
   }
@@ -379,7 +361,8 @@ void run_case(const Case& c) {
   CHECK(r.code == 2);
   CHECK(r.out.empty());
   const bool output_case = c.path.rfind("--", 0) == 0;
-  const std::string head = output_case ? "error: " + c.path : "error: " + input + ": " + c.path + ": ";
+  const std::string head =
+      output_case ? "error: " + c.path : "error: " + input + ": " + c.path + ": ";
   CHECK_THAT(r.err, Catch::StartsWith(head));
   CHECK_THAT(r.err, Catch::Contains(c.message));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
