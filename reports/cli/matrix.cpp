@@ -151,9 +151,7 @@ CLI::App* add_matrix(CLI::App& app, MatrixArgs& a) {
       "Exit codes: 0 some row makes every scenario hold, 1 none does, 2 bad input or usage.\n\n"
       "Examples:\n"
       "  interleave matrix scenario.json --vary exploration.max_preemptions=1,2\n"
-      "  interleave matrix scenario.json --presets all\n"
-      "  interleave matrix scenario.json --vary "
-      "policy.dispatch_order=start_then_register,register_then_start --format markdown");
+      "  interleave matrix scenario.json --vary exploration.strategy=dfs,dpor --format markdown");
   return c;
 }
 
