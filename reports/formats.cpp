@@ -12,6 +12,18 @@ namespace {
 std::string text_renderer(const TraceDocument& doc) {
   return render_text(doc);  // the default TextOptions
 }
+std::string mermaid_slice(const TraceDocument& doc) {
+  return render_mermaid(doc);
+}
+std::string mermaid_full(const TraceDocument& doc) {
+  return render_mermaid(doc, DiagramOptions{true});
+}
+std::string dot_slice(const TraceDocument& doc) {
+  return render_dot(doc);
+}
+std::string dot_full(const TraceDocument& doc) {
+  return render_dot(doc, DiagramOptions{true});
+}
 
 template <class Input>
 const Format<Input>* find_in(const std::vector<Format<Input>>& table, std::string_view name) {
@@ -34,8 +46,9 @@ const std::vector<TraceFormat>& trace_formats() {
       {"json", "the trace document (the input of replay and show)", ".trace.json", "show --format",
        &render_json},
       {"mermaid", "a sequenceDiagram for Markdown (GitHub, GitLab)", ".mmd", "show --format",
-       &render_mermaid},
-      {"dot", "the happens-before graph for Graphviz", ".dot", "show --format", &render_dot},
+       &mermaid_slice, &mermaid_full},
+      {"dot", "the happens-before graph for Graphviz", ".dot", "show --format", &dot_slice,
+       &dot_full},
   };
   return formats;
 }

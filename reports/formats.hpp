@@ -22,6 +22,9 @@ struct Format {
   std::string_view extension;    ///< of a file in this format, with its dot, e.g. ".mmd"
   std::string_view command;      ///< the command line that writes it, e.g. "show --format"
   std::string (*render)(const Input&);
+  /// The same with nothing left out (`show --full`), for a format that by default draws only the
+  /// causal slice (the diagrams); nullptr when `render` already shows everything.
+  std::string (*render_full)(const Input&) = nullptr;
 };
 
 using TraceFormat = Format<TraceDocument>;

@@ -124,4 +124,47 @@ std::vector<std::vector<bool>> happens_before_closure(std::size_t count,
   return past;
 }
 
+std::vector<HbEdge> diagram_edges(const std::vector<TraceStep>& steps,
+                                  const std::vector<bool>& shown) {
+  const std::size_t n = std::min(steps.size(), shown.size());
+  std::vector<HbEdge> among;
+  std::map<std::string, std::size_t> last;  // each actor's latest shown step
+  for (std::size_t s = 0; s < n; ++s) {
+    if (!shown[s]) continue;
+    const auto it = last.find(steps[s].actor);
+    if (it != last.end()) among.push_back(HbEdge{it->second, s, HbEdge::Kind::kProgramOrder, {}});
+    last[steps[s].actor] = s;
+  }
+  for (HbEdge& e : happens_before_edges(steps))
+    if (e.kind != HbEdge::Kind::kProgramOrder && e.to < n && shown[e.from] && shown[e.to])
+      among.push_back(std::move(e));
+  const std::vector<std::vector<bool>> past = happens_before_closure(n, among);
+  std::vector<HbEdge> kept;
+  for (HbEdge& e : among) {
+    bool implied = false;
+    for (std::size_t w = e.from + 1; w < e.to && !implied; ++w)
+      implied =
+          e.kind != HbEdge::Kind::kProgramOrder && shown[w] && past[w][e.from] && past[e.to][w];
+    if (!implied) kept.push_back(std::move(e));
+  }
+  std::sort(kept.begin(), kept.end(), [](const HbEdge& a, const HbEdge& b) {
+    return std::tie(a.to, a.kind, a.from) < std::tie(b.to, b.kind, b.from);
+  });
+  return kept;
+}
+
+bool passes_something(const HbEdge& e) {
+  if (e.kind == HbEdge::Kind::kEnabling) return true;
+  if (e.kind != HbEdge::Kind::kConflict) return false;
+  return std::any_of(e.accesses.begin(), e.accesses.end(), [](const ConflictingAccess& a) {
+    using K = AccessKind;
+    const bool written = a.from_kind == K::kWrite || a.from_kind == K::kReadModifyWrite;
+    const bool released = a.from_kind == K::kRelease || a.from_kind == K::kReleaseShared;
+    const bool observed =
+        a.to_kind == K::kRead || a.to_kind == K::kReadModifyWrite || a.to_kind == K::kWait;
+    const bool acquired = a.to_kind == K::kAcquire || a.to_kind == K::kAcquireShared;
+    return (written && observed) || (released && acquired);
+  });
+}
+
 }  // namespace interleave::reports

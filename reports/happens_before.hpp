@@ -55,4 +55,17 @@ std::vector<HbEdge> happens_before_edges(const std::vector<TraceStep>& steps);
 std::vector<std::vector<bool>> happens_before_closure(std::size_t count,
                                                       const std::vector<HbEdge>& edges);
 
+/// What a diagram draws of `steps`: program order between consecutive shown steps of each actor
+/// (always), and the other edges of happens_before_edges between two shown steps, less those that a
+/// path through another shown step implies (a transitive reduction of the order between actors).
+/// Kinds and accesses are kept. Sorted as happens_before_edges.
+std::vector<HbEdge> diagram_edges(const std::vector<TraceStep>& steps,
+                                  const std::vector<bool>& shown);
+
+/// Whether something passes from the earlier step to the later along `e`: an enabling edge (an
+/// actor started, a join), or a conflict in which the later step observes what the earlier wrote
+/// (read, read-modify-write or wait after a write) or takes the lock it released. A read that only
+/// came first, or a write overwritten, passes nothing.
+bool passes_something(const HbEdge& e);
+
 }  // namespace interleave::reports

@@ -26,26 +26,45 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options);
 /// own file (render_json.cpp) because to_json(TraceDocument) lives in trace.cpp.
 std::string render_json(const TraceDocument& doc);
 
-/// A Mermaid sequenceDiagram: actors as participants (in order of first appearance, aliased
-/// a0, a1, ... with their names as display text). Each step is a message `X->>Y` from the actor X
-/// that took it to the actor Y of the latest earlier step it conflicts with (the conflict edge of
-/// render_dot that ordered it), or a `Note over X` when no other actor's step ordered it. The
-/// violating step and a note with the violation sit in a red `rect` block (for a violation
-/// detected after the last step, e.g. a final check or a deadlock, the block holds the note only).
-/// Text is escaped with Mermaid entity codes (`#59;` for ';', `#35;` for '#', ...): no raw '#',
-/// ';', quotes, '%', '<', '>', '`' or ':' from the document, newlines become `<br/>`.
-/// Renders in GitHub and GitLab Markdown inside a ```mermaid block.
-std::string render_mermaid(const TraceDocument& doc);
+/// What the diagrams draw. By default the causal slice (reports/causal_slice.hpp): the steps
+/// the violation depends on, the others counted in one note or label; `full` draws every step.
+struct DiagramOptions {
+  bool full = false;
+};
 
-/// A Graphviz DOT digraph of the happens-before graph (reports/happens_before.hpp), built with
-/// Boost.Graph and written with boost::write_graphviz. Node N is the step at position N (label:
-/// index, actor, step label; tooltip in SVG: accesses and what happened), one cluster per actor.
-/// Edges carry class="program_order" (solid) or class="conflict" (dashed blue, labelled with the
-/// object and the two access kinds). The violating step is red and bold; a violation detected
-/// after the last step gets its own red node "violation", reached from the last step of every
-/// actor by class="end" edges (dotted red). Text is escaped for Graphviz: '&' as "&amp;",
-/// backslashes literal in labels; in tooltips a backslash shows as U+29F5 ("⧵"), because Graphviz
-/// expands escapes in tooltips twice.
+/// A Mermaid sequenceDiagram, drawn to be read at a glance: the actors of the drawn steps as
+/// participants (in order of first appearance, aliased a0, a1, ...), each step a `Note over` its
+/// actor of at most kDiagramNoteWidth columns ("#28 D2: drop temporary table hier…"; the details
+/// stay in the text), and an arrow only where something passes from an earlier step to a later
+/// one of another actor (diagram_edges along which passes_something: a write read, a lock released and
+/// taken, an actor started), from the earlier step's actor to the later's, labelled with the
+/// objects, just before the later step's note; the race's arrow says "the race: OBJ" even when
+/// nothing passes along it. The race's two steps sit in amber `rect` blocks, the violating step
+/// and a note "violation: PROPERTY" in a red one (a violation found after the last step: the red
+/// block holds the note only, over every participant). Text is escaped with Mermaid entity codes
+/// (`#59;` for ';', `#35;` for '#', ...): no raw '#', ';', quotes, '%', '<', '>', '`' or ':' from
+/// the document, newlines become `<br/>`. Renders in GitHub and GitLab Markdown inside a
+/// ```mermaid block.
+std::string render_mermaid(const TraceDocument& doc);
+std::string render_mermaid(const TraceDocument& doc, const DiagramOptions& options);
+
+/// A Graphviz DOT digraph of the happens-before order of the drawn steps, built with Boost.Graph
+/// and written with boost::write_graphviz. Node k is the k-th drawn step (label: "#index label"
+/// and what happened, wrapped and cut to kDotLabelLines lines; tooltip in SVG: accesses and the
+/// whole text), one cluster per actor. Edges are diagram_edges: class="program_order" (solid),
+/// class="conflict" (dashed blue, labelled with the objects), class="enabling" (dotted gray),
+/// class="race" (the race's pair, bold orange, "the race: OBJ"). A red octagon "violation" node
+/// names the property, reached from the violating step by a class="violation" edge, or, for a
+/// violation found after the last step, from the last drawn step of every actor (class="end").
+/// The graph's label is the violation and how many steps were left out. Text is escaped for
+/// Graphviz: '&' as "&amp;", backslashes literal in labels; in tooltips a backslash shows as
+/// U+29F5 ("⧵"), because Graphviz expands escapes in tooltips twice.
 std::string render_dot(const TraceDocument& doc);
+std::string render_dot(const TraceDocument& doc, const DiagramOptions& options);
+
+/// The widest note of a Mermaid diagram and the longest line of a DOT node label, in columns.
+inline constexpr std::size_t kDiagramNoteWidth = 60;
+inline constexpr std::size_t kDotLabelWidth = 34;
+inline constexpr std::size_t kDotLabelLines = 3;
 
 }  // namespace interleave::reports

@@ -1,7 +1,7 @@
 // render_dot: the happens-before graph of a counterexample as Graphviz DOT, built as a
 // boost::subgraph of an adjacency_list (one child subgraph, drawn as a cluster, per actor) and
 // written by boost::write_graphviz.
-#include "reports/happens_before.hpp"
+#include "reports/diagram_view.hpp"
 #include "reports/render.hpp"
 #include "reports/text_util.hpp"
 #include "reports/trace_view.hpp"
@@ -85,89 +85,146 @@ std::string accesses_text(const TraceStep& step) {
   return s.empty() ? std::string("no declared access") : s;
 }
 
+// A node's label: "#28 D2", then what happened wrapped and cut to kDotLabelLines lines.
+std::string node_label(const TraceStep& step) {
+  std::string label = dot_text("#" + std::to_string(step.index) + " " + step_label(step));
+  if (step.what.empty()) return label;
+  const std::vector<std::string> lines = text::wrap(text::printable(step.what), kDotLabelWidth);
+  for (std::size_t i = 0; i < lines.size() && i < kDotLabelLines; ++i) {
+    const bool last = i + 1 == kDotLabelLines && lines.size() > kDotLabelLines;
+    label += "\\n" + dot_text(last ? text::shorten(lines[i] + " …", kDotLabelWidth) : lines[i]);
+  }
+  return label;
+}
+
+// The objects of a conflict edge, each once, in order.
+std::string objects_text(const std::vector<ConflictingAccess>& accesses) {
+  std::vector<std::string> names;
+  for (const ConflictingAccess& a : accesses)
+    if (std::find(names.begin(), names.end(), a.object) == names.end()) names.push_back(a.object);
+  std::string t;
+  for (const std::string& name : names)
+    t += (t.empty() ? "" : ", ") + name;
+  return t;
+}
+
 }  // namespace
 
 std::string render_dot(const TraceDocument& doc) {
-  const Counterexample& c = doc.counterexample;
-  const std::vector<std::string> actors = actors_in_order(c);
-  const std::optional<std::size_t> violating = violating_position(c);
-  const std::size_t n = c.steps.size();
+  return render_dot(doc, DiagramOptions{});
+}
 
-  Graph g(n + (violating ? 0 : 1));  // vertex s is step s; vertex n the violation, if after them
+std::string render_dot(const TraceDocument& doc, const DiagramOptions& options) {
+  const Counterexample& c = doc.counterexample;
+  const DiagramView view = diagram_view(doc, options.full);
+  const std::size_t n = c.steps.size();
+  std::vector<std::size_t> vertex(n, n);  // the vertex of each drawn step
+  std::size_t drawn = 0;
+  for (std::size_t s = 0; s < n; ++s)
+    if (view.drawn[s]) vertex[s] = drawn++;
+  const std::size_t violation_vertex = drawn;
+
+  Graph g(drawn + 1);  // the drawn steps, then the violation
   boost::get_property(g, boost::graph_name) = "happens_before";
   Attributes& graph_attributes = boost::get_property(g, boost::graph_graph_attribute);
-  graph_attributes["label"] = dot_lines(describe_violation(c, Wording::kReport), 80);
+  std::string title = describe_violation(c, Wording::kReport);
+  if (view.left_out > 0)
+    title += "\n(" + std::to_string(view.left_out) + " step" + (view.left_out == 1 ? "" : "s") +
+             " not involved are not drawn; --full draws every step)";
+  graph_attributes["label"] = dot_lines(title, 80);
   graph_attributes["labelloc"] = "t";
   graph_attributes["rankdir"] = "TB";
   boost::get_property(g, boost::graph_vertex_attribute) = {{"shape", "box"},
                                                            {"style", "rounded,filled"}};
 
   std::map<std::string, Graph*> cluster_of;
-  for (std::size_t i = 0; i < actors.size(); ++i) {
+  for (std::size_t i = 0; i < view.actors.size(); ++i) {
     Graph& cluster = g.create_subgraph();
     boost::get_property(cluster, boost::graph_name) = "cluster_" + std::to_string(i);
     boost::get_property(cluster, boost::graph_graph_attribute) = {
-        {"label", dot_text(actors[i])}, {"style", "rounded"}, {"color", "gray60"}};
-    cluster_of.emplace(actors[i], &cluster);
+        {"label", dot_text(view.actors[i])}, {"style", "rounded"}, {"color", "gray60"}};
+    cluster_of.emplace(view.actors[i], &cluster);
   }
 
   auto vertex_attributes = boost::get(boost::vertex_attribute, g);
   for (std::size_t s = 0; s < n; ++s) {
+    if (!view.drawn[s]) continue;
     const TraceStep& step = c.steps[s];
     const std::size_t actor = static_cast<std::size_t>(
-        std::find(actors.begin(), actors.end(), step.actor) - actors.begin());
-    boost::add_vertex(s, *cluster_of.at(step.actor));
+        std::find(view.actors.begin(), view.actors.end(), step.actor) - view.actors.begin());
+    boost::add_vertex(vertex[s], *cluster_of.at(step.actor));
     Attributes a{
-        {"label", dot_text(std::to_string(step.index) + ": " + step.actor) + "\\n" +
-                      dot_text(step_label(step))},
+        {"label", node_label(step)},
         {"tooltip", dot_text(accesses_text(step) + (step.what.empty() ? "" : "\n" + step.what),
                              DotField::kTooltip)},
         {"fillcolor", kPalette[actor % kPalette.size()]}};
-    if (violating == s) {
+    if (view.violating == s) {
       a["color"] = "red";
-      a["fontcolor"] = "red";
       a["penwidth"] = "3";
       a["style"] = "rounded,filled,bold";
+    } else if (view.race_first == s || view.race_second == s) {
+      a["color"] = "darkorange";
+      a["penwidth"] = "2";
     }
-    vertex_attributes[s] = std::move(a);
+    vertex_attributes[vertex[s]] = std::move(a);
   }
 
   auto edge_attributes = boost::get(boost::edge_attribute, g);
-  for (const HbEdge& e : happens_before_edges(c.steps)) {
-    const auto [edge, added] = boost::add_edge(e.from, e.to, g);
-    if (!added) continue;
-    if (e.kind == HbEdge::Kind::kProgramOrder) {
-      edge_attributes[edge] = {{"class", "program_order"}, {"style", "solid"}, {"weight", "10"}};
+  bool race_drawn = false;
+  for (const HbEdge& e : view.edges) {
+    const auto [edge, added] = boost::add_edge(vertex[e.from], vertex[e.to], g);
+    const bool race = e.from == view.race_first && e.to == view.race_second;
+    if (race) {
+      race_drawn = true;
+      edge_attributes[edge] = {
+          {"class", "race"},       {"style", "bold"},
+          {"color", "darkorange"}, {"fontcolor", "darkorange"},
+          {"penwidth", "2.5"},     {"label", dot_text("the race: " + objects_text(e.accesses))}};
       continue;
     }
-    std::string label;
-    for (const ConflictingAccess& p : e.accesses) {
-      if (!label.empty()) label += "\n";
-      label += p.object + ": " + std::string(to_string(p.from_kind)) + " -> " +
-               std::string(to_string(p.to_kind));
+    if (!added) continue;  // program order and a conflict between the same pair: one edge
+    if (e.kind == HbEdge::Kind::kProgramOrder) {
+      edge_attributes[edge] = {{"class", "program_order"}, {"style", "solid"}, {"weight", "10"}};
+    } else if (e.kind == HbEdge::Kind::kEnabling) {
+      edge_attributes[edge] = {{"class", "enabling"}, {"style", "dotted"}, {"color", "gray40"}};
+    } else {
+      edge_attributes[edge] = {{"class", "conflict"},
+                               {"style", "dashed"},
+                               {"color", "blue"},
+                               {"fontcolor", "blue"},
+                               {"label", dot_text(objects_text(e.accesses))}};
     }
-    edge_attributes[edge] = {{"class", "conflict"},
-                             {"style", "dashed"},
-                             {"color", "blue"},
-                             {"fontcolor", "blue"},
-                             {"label", dot_text(label)}};
+  }
+  if (view.race_first && !race_drawn) {
+    std::string objects;
+    for (const std::string& o : view.race_objects)
+      objects += (objects.empty() ? "" : ", ") + o;
+    const auto [edge, added] =
+        boost::add_edge(vertex[*view.race_first], vertex[*view.race_second], g);
+    if (added)
+      edge_attributes[edge] = {
+          {"class", "race"},       {"style", "bold"},
+          {"color", "darkorange"}, {"fontcolor", "darkorange"},
+          {"penwidth", "2.5"},     {"label", dot_text("the race: " + objects)}};
   }
 
-  if (!violating) {
-    vertex_attributes[n] = {{"label", "violation\\n" + dot_lines(c.invariant, 40)},
-                            {"tooltip", dot_text(c.message, DotField::kTooltip)},
-                            {"shape", "octagon"},
-                            {"style", "bold"},
-                            {"color", "red"},
-                            {"fontcolor", "red"},
-                            {"penwidth", "3"}};
-    std::map<std::string, std::size_t> last_step;  // of each actor
+  vertex_attributes[violation_vertex] = {{"label", "violation\\n" + dot_lines(c.invariant, 40)},
+                                         {"tooltip", dot_text(c.message, DotField::kTooltip)},
+                                         {"shape", "octagon"},
+                                         {"style", "bold"},
+                                         {"color", "red"},
+                                         {"fontcolor", "red"},
+                                         {"penwidth", "3"}};
+  if (view.violating) {
+    const auto [edge, added] = boost::add_edge(vertex[*view.violating], violation_vertex, g);
+    if (added)
+      edge_attributes[edge] = {{"class", "violation"}, {"color", "red"}, {"penwidth", "3"}};
+  } else {
+    std::map<std::string, std::size_t> last_step;  // of each actor, among the drawn steps
     for (std::size_t s = 0; s < n; ++s)
-      last_step[c.steps[s].actor] = s;
-    for (const std::string& actor : actors) {
-      const auto it = last_step.find(actor);
-      if (it == last_step.end()) continue;
-      const auto [edge, added] = boost::add_edge(it->second, n, g);
+      if (view.drawn[s]) last_step[c.steps[s].actor] = s;
+    for (const std::string& actor : view.actors) {
+      const auto [edge, added] = boost::add_edge(vertex[last_step.at(actor)], violation_vertex, g);
       if (added) edge_attributes[edge] = {{"class", "end"}, {"style", "dotted"}, {"color", "red"}};
     }
   }

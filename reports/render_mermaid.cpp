@@ -6,11 +6,12 @@
 // Mermaid decodes when it draws. ':' is encoded too: Mermaid strips the last character of any line
 // matching `style.*:\S*#.*;` (its style directive), which a label such as "style:x;" would
 // otherwise trigger, and a text starting with "wrap:" would be taken as a wrapping directive.
-#include "reports/happens_before.hpp"
+#include "reports/diagram_view.hpp"
 #include "reports/render.hpp"
 #include "reports/text_util.hpp"
 #include "reports/trace_view.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace interleave::reports {
@@ -75,56 +76,108 @@ std::string mermaid_text(std::string_view raw) {
   return out;
 }
 
+constexpr std::string_view kRaceHighlight = "rgb(255, 236, 179)";
+
+/// A note's text: `raw` on one line, runs of blanks as one, cut to kDiagramNoteWidth columns,
+/// escaped.
+std::string note_text(const std::string& raw) {
+  std::string line;
+  for (char ch : text::printable(raw)) {
+    if (ch == ' ' && (line.empty() || line.back() == ' ')) continue;
+    line += ch;
+  }
+  while (!line.empty() && line.back() == ' ')
+    line.pop_back();
+  return mermaid_text(text::shorten(line, kDiagramNoteWidth));
+}
+
 std::string step_text(const TraceStep& step) {
-  std::string t = mermaid_text(std::to_string(step.index) + " " + step_label(step));
-  if (!step.what.empty()) t += "<br/>" + mermaid_text(step.what);
+  return note_text("#" + std::to_string(step.index) + " " + step_label(step) +
+                   (step.what.empty() ? "" : ": " + step.what));
+}
+
+/// The objects of an edge, in order, each once.
+std::string objects_text(const std::vector<ConflictingAccess>& accesses) {
+  std::vector<std::string> names;
+  for (const ConflictingAccess& a : accesses)
+    if (std::find(names.begin(), names.end(), a.object) == names.end()) names.push_back(a.object);
+  std::string t;
+  for (const std::string& name : names)
+    t += (t.empty() ? "" : ", ") + name;
   return t;
 }
 
 }  // namespace
 
 std::string render_mermaid(const TraceDocument& doc) {
+  return render_mermaid(doc, DiagramOptions{});
+}
+
+std::string render_mermaid(const TraceDocument& doc, const DiagramOptions& options) {
   const Counterexample& c = doc.counterexample;
-  std::vector<std::string> actors = actors_in_order(c);
-  const bool placeholder = actors.empty();  // a violation before any step: still one participant
-  if (placeholder) actors.push_back("program");
+  const DiagramView view = diagram_view(doc, options.full);
+  std::vector<std::string> actors = view.actors;
+  if (actors.empty()) actors.push_back("program");  // a violation before any step
   std::map<std::string, std::string> alias;
   for (std::size_t i = 0; i < actors.size(); ++i)
     alias.emplace(actors[i], "a" + std::to_string(i));
-
-  // For each step, the latest earlier step of another actor that ordered it (if any).
-  std::vector<std::optional<std::size_t>> ordered_after(c.steps.size());
-  for (const HbEdge& e : happens_before_edges(c.steps))
-    if (e.kind == HbEdge::Kind::kConflict &&
-        (!ordered_after[e.to] || *ordered_after[e.to] < e.from))
-      ordered_after[e.to] = e.from;
-
-  const std::optional<std::size_t> violating = violating_position(c);
   const std::string all = actors.size() == 1
                               ? alias.at(actors.front())
                               : alias.at(actors.front()) + "," + alias.at(actors.back());
 
+  // The arrows into each step: from another actor's step, along which something passes, or the
+  // race's.
+  struct Arrow {
+    std::size_t from;
+    std::string text;
+  };
+  std::vector<std::vector<Arrow>> into(c.steps.size());
+  bool race_drawn = false;
+  for (const HbEdge& e : view.edges) {
+    if (c.steps[e.from].actor == c.steps[e.to].actor) continue;
+    const bool race = e.from == view.race_first && e.to == view.race_second;
+    if (!race && !passes_something(e)) continue;
+    std::string t = e.kind == HbEdge::Kind::kEnabling ? "starts" : objects_text(e.accesses);
+    into[e.to].push_back({e.from, race ? "the race: " + t : t});
+    race_drawn = race_drawn || race;
+  }
+  if (view.race_first && !race_drawn &&
+      c.steps[*view.race_first].actor != c.steps[*view.race_second].actor) {
+    std::string t;
+    for (const std::string& o : view.race_objects)
+      t += (t.empty() ? "" : ", ") + o;
+    into[*view.race_second].push_back({*view.race_first, "the race: " + t});
+  }
+
   std::string out = "sequenceDiagram\n";
   for (const std::string& a : actors)
     out += "    participant " + alias.at(a) + " as " + mermaid_text(a) + "\n";
-  auto violation_note = [&] {
-    return "    Note over " + all + ": " +
-           mermaid_text("violation: " + describe_violation(c, Wording::kReport)) + "\n";
-  };
+  const std::string violation = "violation: " + c.invariant;
   for (std::size_t s = 0; s < c.steps.size(); ++s) {
+    if (!view.drawn[s]) continue;
     const TraceStep& step = c.steps[s];
-    const bool marked = violating == s;
-    if (marked) out += "    rect " + std::string(kHighlight) + "\n";
-    if (ordered_after[s]) {
-      out += "    " + alias.at(step.actor) + "->>" + alias.at(c.steps[*ordered_after[s]].actor) +
-             ": " + step_text(step) + "\n";
-    } else {
-      out += "    Note over " + alias.at(step.actor) + ": " + step_text(step) + "\n";
-    }
-    if (marked) out += violation_note() + "    end\n";
+    const std::string& me = alias.at(step.actor);
+    for (const Arrow& a : into[s])
+      out +=
+          "    " + alias.at(c.steps[a.from].actor) + "->>" + me + ": " + note_text(a.text) + "\n";
+    const bool violating = view.violating == s;
+    const bool race = view.race_first == s || view.race_second == s;
+    if (violating || race)
+      out += "    rect " + std::string(violating ? kHighlight : kRaceHighlight) + "\n";
+    out += "    Note over " + me + ": " + step_text(step) + "\n";
+    if (violating) out += "    Note over " + me + ": " + note_text(violation) + "\n";
+    if (violating || race) out += "    end\n";
   }
-  if (!violating)
-    out += "    rect " + std::string(kHighlight) + "\n" + violation_note() + "    end\n";
+  if (!view.violating)
+    out +=
+        "    rect " + std::string(kHighlight) + "\n    Note over " + all + ": " +
+        note_text(violation + (c.steps.empty() ? " (before any step)" : " (after the last step)")) +
+        "\n    end\n";
+  if (view.left_out > 0)
+    out += "    Note over " + all + ": " +
+           note_text(std::to_string(view.left_out) + " step" + (view.left_out == 1 ? "" : "s") +
+                     " not involved, not drawn (--full draws them)") +
+           "\n";
   return out;
 }
 

@@ -80,6 +80,20 @@ std::size_t display_width(std::string_view s) {
   return w;
 }
 
+std::string shorten(std::string_view s, std::size_t width) {
+  if (width == 0) width = 1;
+  if (display_width(s) <= width) return std::string(s);
+  std::string out;
+  std::size_t w = 0;
+  for_each_code_point(s, [&](std::string_view cp) {
+    if (w + 1 < width) out += cp;
+    ++w;
+  });
+  while (!out.empty() && (out.back() == ' ' || out.back() == '\t' || out.back() == '\n'))
+    out.pop_back();
+  return out + "\u2026";
+}
+
 std::vector<std::string> wrap(std::string_view s, std::size_t width) {
   if (width == 0) width = 1;
   // Split into words (code point sequences without whitespace).

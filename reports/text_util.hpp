@@ -36,6 +36,10 @@ void for_each_code_point(std::string_view s, F&& f) {
 /// characters and combining marks are not special-cased).
 std::size_t display_width(std::string_view s);
 
+/// Valid UTF-8 text cut to at most `width` columns (display_width): a longer text keeps its first
+/// width - 1 columns, trailing blanks dropped, and ends with "…" (U+2026). `width` at least 1.
+std::string shorten(std::string_view s, std::size_t width);
+
 /// Greedy word wrap of valid UTF-8 text at `width` columns (at least 1): breaks at spaces, and
 /// inside a word only when the word alone is wider than a line. Whitespace characters (newlines,
 /// tabs) count as spaces. Always returns at least one line (empty for empty input).

@@ -59,6 +59,7 @@ struct ShowArgs {
   std::string trace;
   std::string format;
   bool state = false;  ///< --state: every step with the state it left (text)
+  bool full = false;   ///< --full: the diagrams draw every step, not only the causal slice
 };
 CLI::App* add_show(CLI::App& app, ShowArgs& args);
 int run_show(const ShowArgs& args, const Context& ctx);

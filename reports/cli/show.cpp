@@ -31,6 +31,9 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
               "Print every step with the keys of the shared state it changed (the first step: "
               "every key), then the state at the violation (text; not with --format)")
       ->excludes(c->get_option("--format"));
+  c->add_flag("--full", a.full,
+              "Diagrams (mermaid, dot) draw every step; by default they draw the causal slice, the "
+              "steps the violation depends on (text and json always hold every step)");
   c->footer(
       "The trace is validated first: a malformed, truncated or edited trace exits with 2.\n\n"
       "Formats:\n" +
@@ -39,6 +42,7 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
       "Examples:\n"
       "  interleave show out/NAME.PROPERTY.trace.json\n"
       "  interleave show out/NAME.PROPERTY.trace.json --format mermaid\n"
+      "  interleave show out/NAME.PROPERTY.trace.json --format mermaid --full\n"
       "  interleave show out/NAME.PROPERTY.trace.json --state\n"
       "  interleave show out/NAME.PROPERTY.trace.json --format dot | dot -Tsvg > hb.svg");
   return c;
@@ -49,8 +53,11 @@ int run_show(const ShowArgs& args, const Context& ctx) {
   const ReplayInput input = read_replay_input(args.trace, "", ctx.models);
   if (args.state)
     ctx.out << format_states(input.doc) << std::flush;
-  else
-    ctx.out << reports::trace_format(args.format).render(input.doc) << std::flush;
+  else {
+    const reports::TraceFormat& format = reports::trace_format(args.format);
+    const auto render = args.full && format.render_full ? format.render_full : format.render;
+    ctx.out << render(input.doc) << std::flush;
+  }
   return static_cast<int>(ExitCode::kHolds);
 }
 

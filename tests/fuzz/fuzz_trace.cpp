@@ -24,8 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     reports::TraceDocument doc = reports::trace_from_json(
         parse_json(fuzz::text_of(data, size), file, reports::trace_json_limits()), file);
     const cli::ReplayInput input = cli::replay_input(std::move(doc), file, "", fuzz::models());
-    for (const reports::TraceFormat& format : reports::trace_formats())
+    for (const reports::TraceFormat& format : reports::trace_formats()) {
       (void)format.render(input.doc);
+      if (format.render_full) (void)format.render_full(input.doc);
+    }
     ExploreOptions options = cli::explore_options_for(input.settings);
     options.max_steps = std::min(options.max_steps, kMaxReplaySteps);
     Explorer explorer(input.scenario.instance.program, options);

@@ -49,3 +49,13 @@ TEST_CASE("format_seconds rounds to milliseconds and ignores nonsense", "[text]"
   CHECK(text::format_seconds(-1) == "0.000");
   CHECK(text::format_seconds(std::numeric_limits<double>::quiet_NaN()) == "0.000");
 }
+
+TEST_CASE("shorten cuts at a width in columns and ends with an ellipsis", "[text]") {
+  CHECK(text::shorten("short", 10) == "short");
+  CHECK(text::shorten("exactly10!", 10) == "exactly10!");
+  CHECK(text::shorten("one two three", 8) == "one two\u2026");
+  CHECK(text::shorten("one two three", 5) == "one\u2026");  // the blank before the cut goes
+  CHECK(text::shorten("\u00e9\u00e9\u00e9\u00e9", 3) == "\u00e9\u00e9\u2026");  // code points
+  CHECK(text::display_width(text::shorten(std::string(100, 'x'), 60)) == 60);
+  CHECK(text::shorten("ab", 0) == "\u2026");
+}

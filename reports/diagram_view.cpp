@@ -1,0 +1,41 @@
+#include "reports/diagram_view.hpp"
+
+#include "reports/causal_slice.hpp"
+#include "reports/trace_view.hpp"
+
+#include <algorithm>
+
+namespace interleave::reports {
+
+DiagramView diagram_view(const TraceDocument& doc, bool full) {
+  const Counterexample& c = doc.counterexample;
+  const std::size_t n = c.steps.size();
+  DiagramView v;
+  v.drawn = full ? std::vector<bool>(n, true) : causal_slice(doc).involved;
+  for (std::size_t s = 0; s < n; ++s) {
+    if (!v.drawn[s]) {
+      ++v.left_out;
+      continue;
+    }
+    if (std::find(v.actors.begin(), v.actors.end(), c.steps[s].actor) == v.actors.end())
+      v.actors.push_back(c.steps[s].actor);
+  }
+  v.edges = diagram_edges(c.steps, v.drawn);
+  const std::optional<std::size_t> violating = violating_position(c);
+  if (violating && v.drawn[*violating]) v.violating = violating;
+  if (doc.race) {
+    std::optional<std::size_t> first, second;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (c.steps[s].index == doc.race->first) first = s;
+      if (c.steps[s].index == doc.race->second) second = s;
+    }
+    if (first && second && v.drawn[*first] && v.drawn[*second]) {
+      v.race_first = first;
+      v.race_second = second;
+      v.race_objects = doc.race->objects;
+    }
+  }
+  return v;
+}
+
+}  // namespace interleave::reports
