@@ -58,6 +58,9 @@ struct World {
   /// The accesses by which a property observes the liveness of `session`'s owner: future(t) and
   /// runCtx(t) of a run, CS_f[c] of a client.
   void observe_owner(Op& op, const std::string& session) const;
+  /// Whether the tablets of run t's sinks get rows: the run's tablet_rows, or with `explore` a
+  /// set-up choice (setup()).
+  bool tablets_get_rows(int t) const { return tablet_rows[static_cast<std::size_t>(t)]; }
 
   Execution& ex;
   const WorldConfig& cfg;
@@ -80,6 +83,7 @@ struct World {
   Properties properties;
   std::vector<ActorId> clients, sync_callers;  // the actors the sweep pass joins
   ActorId dispatcher = kNoActor;
+  std::vector<bool> tablet_rows;  // per run: whether its sinks' tablets get rows
   bool sweep_completed = false;
   std::size_t sweep_start = 0;
 };
