@@ -2,7 +2,7 @@
 // tablet (no I/O, so no step of its own: noted with the first step), N2 the first chunk builds
 // the schema, N3 finish builds it if still not built (a tablet that got no rows fetches it only
 // here), N4 report to the coordinator. Whether the tablet gets rows is the tablet_rows setting,
-// or with `explore` a choice made when the execution is set up (World::tablets_get_rows). A schema lookup is the CN's cache
+// or with `explore` a choice of the insert that spawned the sink (World::tablets_get_rows). A schema lookup is the CN's cache
 // (SCH_cn[k]) or an RPC to the leader, which reads CAT: TABLE_NOT_EXIST ("table not found, may be
 // dropped") fails the load without retry, as storage/lake/table_schema_service.cpp does.
 // Promises: a failed N2 skips N3; sink_table_not_found is found at N2/N3 when the table's owner is

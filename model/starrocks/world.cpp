@@ -66,16 +66,15 @@ void World::observe_owner(Op& op, const std::string& session) const {
 }
 
 void World::setup() {
-  // Whether a run's tablets get rows is data the execution starts from, not a step: with
-  // `explore` it is a set-up choice (Execution::choose), one per run, made before any step, so
-  // that it adds no scheduling point and DPOR explores the traces of each value as it does with
-  // the rows fixed. One choice for all of a run's sinks loses nothing: with rows or without, a
-  // sink makes the same accesses (one schema lookup, at N2 or at N3), so mixing them only mixes
-  // labels (docs/model.md, "Declared objects").
+  // Whether a run's tablets get rows: fixed, or with `explore` chosen in the run's first insert
+  // that spawns sinks (task_run.cpp), one choice per run and no scheduling point of its own. One
+  // choice for all of a run's sinks loses nothing: with rows or without, a sink makes the same
+  // accesses (one schema lookup, at N2 or at N3), so mixing them only mixes labels (docs/model.md,
+  // "Two artefacts removed").
   for (const TaskRunConfig& tc : cfg.actors.task_runs)
-    tablet_rows.push_back(tc.tablet_rows == TabletRows::kExplore
-                              ? ex.choose(2) == 0
-                              : tc.tablet_rows == TabletRows::kSome);
+    tablet_rows.push_back(tc.tablet_rows == TabletRows::kExplore ? -1
+                          : tc.tablet_rows == TabletRows::kSome  ? 1
+                                                                 : 0);
   // Async task runs were submitted before the scenario starts: they wait in PEND.
   for (std::size_t t = 0; t < cfg.actors.task_runs.size(); ++t)
     if (!cfg.actors.task_runs[t].sync) scheduler.pending().push_back(static_cast<int>(t));

@@ -1,7 +1,8 @@
 // The two artefacts that made the full search bigger for nothing are gone (issue 12, point 5):
-// the rows choice of a sink is data chosen at set-up, not a step of its own, so `explore` costs the
-// two fixed-rows searches; and C4 reads every session's row whatever their number (a wide step),
-// so no key-set object orders the E2a's and D4's of different sessions.
+// the rows choice is made in the run's first insert (E3), not in a step of its own (N1), so
+// `explore` costs no more than the two fixed-rows searches; and C4 reads every session's row
+// whatever their number (a wide step), so no key-set object orders the E2a's and D4's of
+// different sessions.
 #include "explorer/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
@@ -118,7 +119,7 @@ TEST_CASE("with many sessions, C4's rows order no independent E2a's: fewer execu
                                             "task_session_candidate", "task_session_spared"});
 }
 
-TEST_CASE("tablet_rows explore costs the two searches with the rows fixed, with the same results",
+TEST_CASE("tablet_rows explore costs at most the two searches with the rows fixed, same results",
           "[model][artefacts]") {
   // One TaskRun of 2 iterations (3 sinks) and two passes: 570 executions with the rows fixed
   // either way; with the rows choice a step of its own (N1), explore took 3 092.
@@ -140,9 +141,10 @@ TEST_CASE("tablet_rows explore costs the two searches with the rows fixed, with 
   std::set<std::string> goals = reached(some);
   goals.merge(reached(none));
   CHECK(reached(both) == goals);
-  // The choice is the root of the search: each value's subtree is that value's fixed-rows search.
-  CHECK(both.stats.executions == some.stats.executions + none.stats.executions);
   CHECK(some.stats.executions == 570);
+  CHECK(none.stats.executions == 570);
+  CHECK(both.stats.executions <= some.stats.executions + none.stats.executions);
+  CHECK(both.stats.executions == 1068);
   // The rows choice has no step of its own: N1 is gone.
   for (const Counterexample& c : both.counterexamples)
     for (const TraceStep& s : c.steps)
