@@ -129,6 +129,17 @@ void Actor::fail(std::string message) {
   violation(kActorFailure, name_ + " failed at step " + label + ": " + std::move(message));
 }
 
+void Actor::set_pending_wide(Label label, const Access* accesses, std::size_t n) {
+  if (n > Op::kMaxWideAccesses)
+    fail("an operation declares at most " + std::to_string(Op::kMaxWideAccesses) +
+         " accesses (this one " + std::to_string(n) + ")");
+  pending_ = Op(label, exec_->buffers_.access_lists.intern({accesses, n}));
+  const std::size_t registered = exec_->object_count_;
+  for (const Access& acc : pending_)
+    if (acc.object >= registered) [[unlikely]]
+      unregistered_access();
+}
+
 void Actor::unregistered_access() {
   const std::size_t registered = exec_->object_count_;
   ObjectId bad = kNoObject;
@@ -449,8 +460,32 @@ std::string Execution::deadlock_message(ActorSet blocked) const {
   return msg;
 }
 
+std::uint32_t Execution::choose(std::uint32_t n) {
+  if (running_)
+    throw ProgramError(
+        "Execution::choose is for the set-up, before any step: an actor chooses with "
+        "Actor::choose");
+  if (n == 0) throw ProgramError("choose(0): there must be at least one alternative");
+  if (options_.strategy == nullptr)
+    throw ProgramError(
+        "Execution::choose: no strategy to decide it (ExecutionOptions::strategy is not set)");
+  if (stopped()) return 0;  // an earlier set-up choice was abandoned: run() stops at once
+  const auto value = options_.strategy->next_choice(ChoicePoint{0, kNoActor, n});
+  if (!value) {
+    abandon_reason_ = options_.strategy->abandon_reason();
+    return 0;
+  }
+  if (*value >= n)
+    throw ProgramError("strategy " + options_.strategy->name() + " chose " +
+                       std::to_string(*value) + " out of " + std::to_string(n));
+  buffers_.decisions.push_back(Decision{Decision::Kind::kChoice, *value});
+  return *value;
+}
+
 Outcome Execution::run(Strategy& strategy) {
   if (running_) throw ProgramError("Execution::run called twice");
+  if (options_.strategy != nullptr && options_.strategy != &strategy)
+    throw ProgramError("Execution::run: not the strategy of ExecutionOptions::strategy");
   running_ = true;
   strategy_ = &strategy;
   Outcome outcome = Outcome::kCompleted;

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -101,12 +102,17 @@ struct ExecutionBuffers {
   /// Labels made from runtime strings (Execution::label): kept for every execution, so that the
   /// same text is the same label wherever it is compared.
   LabelStore labels;
+  /// The access lists of wide operations (more than Op::kMaxAccesses), kept likewise.
+  AccessListStore access_lists;
 };
 
 struct ExecutionOptions {
   std::size_t max_steps = 10'000;  ///< steps per execution before it is cut (outcome kStepBound)
   /// Record notes, the state dump after every step and at the end, for a readable trace.
   bool tracing = false;
+  /// The strategy the execution will run under (run() must be given the same one): it decides
+  /// the set-up choices (Execution::choose) too. nullptr: the program makes none.
+  Strategy* strategy = nullptr;
 };
 
 /// The handle an actor's code uses to perform visible operations. Every method that takes a
@@ -125,10 +131,19 @@ class Actor {
   /// this execution (Execution::object): an access to any other id is a ProgramError naming the
   /// actor, the label and the id, raised when the step is announced.
   void step(Label label, std::initializer_list<Access> accesses) {
-    set_pending(label, accesses);
+    set_pending(label, accesses.begin(), accesses.size());
     announce(nullptr, nullptr);
   }
   inline void step(const Op& op);
+  /// A visible operation with accesses built at run time, any number of them up to
+  /// Op::kMaxWideAccesses: up to Op::kMaxAccesses are held in the operation as above; more (a
+  /// rare wide step, e.g. a snapshot reading one row per session) are kept out of line, in a list
+  /// stored once per distinct list for the whole exploration (a lookup for the wide step, nothing
+  /// more for the others).
+  void step(Label label, std::span<const Access> accesses) {
+    set_pending(label, accesses.data(), accesses.size());
+    announce(nullptr, nullptr);
+  }
 
   /// A label for a runtime string (a literal converts to a Label by itself): the text is copied
   /// into storage the Explorer keeps for all its executions. See Label in types.hpp.
@@ -139,7 +154,7 @@ class Actor {
   template <class Ready>
   void wait_until(Label label, std::initializer_list<Access> accesses, Ready&& ready) {
     using R = std::remove_reference_t<Ready>;
-    set_pending(label, accesses);
+    set_pending(label, accesses.begin(), accesses.size());
     announce(const_cast<void*>(static_cast<const void*>(&ready)),
              [](void* r) -> bool { return (*static_cast<R*>(r))(); });
   }
@@ -179,7 +194,9 @@ class Actor {
   Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn&& fn);
   // Makes a finished actor of an earlier execution (no fiber, no body) a new one.
   void reset(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn&& fn);
-  inline void set_pending(Label label, std::initializer_list<Access> accesses);
+  inline void set_pending(Label label, const Access* accesses, std::size_t count);
+  // The same for more than Op::kMaxAccesses accesses: an out-of-line list (rare).
+  void set_pending_wide(Label label, const Access* accesses, std::size_t count);
   // Raises the ProgramError for an access of the pending operation to an unregistered object.
   [[noreturn]] void unregistered_access();
   // Inline so that the context switch sits right under the actor's own code (see Fiber::resume).
@@ -275,6 +292,14 @@ class Execution {
   /// A snapshot of the shared state, recorded with a counterexample (tracing only): after every
   /// step (ExecutionBuffers::states) and at the end (final_state()).
   void state_dump(std::function<nlohmann::json()> dump);
+  /// A choice made while the program sets the execution up, before any step: a value the
+  /// execution starts from (data, such as whether a tablet gets rows), in [0, n), decided by the
+  /// strategy (ExecutionOptions::strategy) and recorded in the schedule before every step.
+  /// Every strategy enumerates it as it does Actor::choose; unlike that one it belongs to no
+  /// step, so DPOR explores the traces of each value as it would a program without the choice
+  /// (a choice inside a step ends the wakeup sequences through that step). Call only from the
+  /// program, before run(); n must be at least 1.
+  std::uint32_t choose(std::uint32_t n);
   /// Records that a coverage goal (a named situation, e.g. "cleaner pass overlapped a running
   /// task") was reached in this execution. The Explorer reports, per goal, how many explored
   /// executions reached it: a "holds" verdict is only meaningful if the dangerous situation was
@@ -381,17 +406,20 @@ inline Label Actor::label(std::string_view text) {
   return exec_->label(text);
 }
 
-inline void Actor::set_pending(Label label, std::initializer_list<Access> accesses) {
-  if (accesses.size() > Op::kMaxAccesses) fail("an operation declares at most 8 accesses");
+inline void Actor::set_pending(Label label, const Access* accesses, std::size_t n) {
+  if (n > Op::kMaxAccesses) [[unlikely]] {
+    set_pending_wide(label, accesses, n);
+    return;
+  }
   pending_.label = label;
   // The count is kept in a local: stored through pending_ it would be reloaded after every access
   // copied (an std::uint8_t may alias the accesses).
   const std::size_t registered = exec_->object_count_;
   bool unregistered = false;
   std::uint8_t count = 0;
-  for (const Access& acc : accesses) {
-    unregistered |= acc.object >= registered;
-    pending_.accesses[count++] = acc;
+  for (const Access* acc = accesses; acc != accesses + n; ++acc) {
+    unregistered |= acc->object >= registered;
+    pending_.accesses[count++] = *acc;
   }
   pending_.count = count;
   if (unregistered) [[unlikely]]

@@ -53,7 +53,8 @@ ReplayReport Explorer::replay(const Schedule& schedule) {
   ReplayStrategy replay(schedule);
   PreemptionCounter strategy(replay);
   strategy.begin_execution();
-  Execution ex(*pool_, buffers_, ExecutionOptions{options_.max_steps, /*tracing=*/true});
+  Execution ex(*pool_, buffers_,
+               ExecutionOptions{options_.max_steps, /*tracing=*/true, &strategy});
   program_(ex);
   ReplayReport r;
   r.outcome = ex.run(strategy);
@@ -123,7 +124,7 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
     std::optional<Violation> violation;
     Schedule schedule;
     {
-      Execution ex(*pool_, buffers_, ExecutionOptions{options_.max_steps, false});
+      Execution ex(*pool_, buffers_, ExecutionOptions{options_.max_steps, false, &strategy});
       program_(ex);
       outcome = ex.run(strategy);
       violation = ex.violation();

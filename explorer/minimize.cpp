@@ -35,7 +35,7 @@ class Minimizer {
     PreemptionCounter recorder(strategy);
     Run r;
     {
-      Execution ex(pool_, buffers_, ExecutionOptions{options_.max_steps, false});
+      Execution ex(pool_, buffers_, ExecutionOptions{options_.max_steps, false, &recorder});
       program_(ex);
       r.outcome = ex.run(recorder);
       r.violation = ex.violation();

@@ -39,4 +39,10 @@ Label LabelStore::intern(std::string_view text) {
   return Label(it->data(), it->size());
 }
 
+AccessList AccessListStore::intern(std::span<const Access> accesses) {
+  auto it = lists_.find(accesses);
+  if (it == lists_.end()) it = lists_.emplace(accesses.begin(), accesses.end()).first;
+  return AccessList(it->data(), it->size());
+}
+
 }  // namespace interleave

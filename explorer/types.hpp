@@ -6,6 +6,7 @@
 // operation: they define which steps conflict (are dependent) and which commute.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -13,9 +14,11 @@
 #include <functional>
 #include <initializer_list>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace interleave {
 
@@ -144,23 +147,94 @@ constexpr bool conflicts(const Access& a, const Access& b) {
   return a.object == b.object && kinds_conflict(a.kind, b.kind);
 }
 
-/// A visible operation: its label and the accesses it performs (at most kMaxAccesses).
+/// A list of accesses kept out of line for the whole exploration, for an operation with more than
+/// Op::kMaxAccesses: made only by an AccessListStore, which owns the storage (so an Op copied into
+/// a trace, a wakeup tree or a report never outlives it within its Explorer).
+class AccessList {
+ public:
+  const Access* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  friend class AccessListStore;
+  AccessList(const Access* data, std::size_t size) : data_(data), size_(size) {}
+  const Access* data_;
+  std::size_t size_;
+};
+
+/// Storage for the access lists of wide operations: each distinct list is copied once and stays at
+/// the same address for the store's lifetime (an Explorer keeps one for all its executions, as it
+/// keeps its LabelStore).
+class AccessListStore {
+ public:
+  /// The stored list equal to `accesses` (copied if it is new).
+  AccessList intern(std::span<const Access> accesses);
+
+ private:
+  struct Less {
+    using is_transparent = void;
+    static bool less(std::span<const Access> a, std::span<const Access> b) {
+      return std::lexicographical_compare(
+          a.begin(), a.end(), b.begin(), b.end(), [](const Access& x, const Access& y) {
+            return x.object != y.object ? x.object < y.object : x.kind < y.kind;
+          });
+    }
+    bool operator()(const std::vector<Access>& a, const std::vector<Access>& b) const {
+      return less(a, b);
+    }
+    bool operator()(const std::vector<Access>& a, std::span<const Access> b) const {
+      return less(a, b);
+    }
+    bool operator()(std::span<const Access> a, const std::vector<Access>& b) const {
+      return less(a, b);
+    }
+  };
+  std::set<std::vector<Access>, Less> lists_;  // nodes never move: their vectors stay put
+};
+
+/// A visible operation: its label and the accesses it performs. Up to kMaxAccesses are held in
+/// the operation itself (the common case: an Op is copied at every step, so it stays small); an
+/// operation with more, up to kMaxWideAccesses (a rare wide step, such as a snapshot reading one
+/// row per session), refers to a list kept out of line (AccessList), made by
+/// Actor::step(Label, std::span<const Access>). Iterate the accesses with begin()/end().
 struct Op {
+  /// Accesses held inline.
   static constexpr std::size_t kMaxAccesses = 8;
+  /// Accesses of one operation, inline or out of line.
+  static constexpr std::size_t kMaxWideAccesses = 255;
 
   Label label;
-  std::array<Access, kMaxAccesses> accesses{};
+  union {
+    std::array<Access, kMaxAccesses> accesses{};  // when count <= kMaxAccesses
+    const Access* wide_accesses;                   // when count > kMaxAccesses (an AccessList)
+  };
   std::uint8_t count = 0;
 
   Op() = default;
+  /// At most kMaxAccesses accesses (a wider step: Actor::step(Label, std::span<const Access>)).
   Op(Label l, std::initializer_list<Access> list) : label(l) {
     if (list.size() > kMaxAccesses)
-      throw std::length_error("an operation declares at most 8 accesses");
+      throw std::length_error("an operation declares at most 8 accesses inline");
     for (const Access& a : list)
       accesses[count++] = a;
   }
-  const Access* begin() const { return accesses.data(); }
-  const Access* end() const { return accesses.data() + count; }
+  /// An operation whose accesses are the stored list `list` (any length up to kMaxWideAccesses;
+  /// up to kMaxAccesses they are copied inline).
+  Op(Label l, AccessList list) : label(l) {
+    if (list.size() > kMaxWideAccesses)
+      throw std::length_error("an operation declares at most 255 accesses");
+    if (list.size() <= kMaxAccesses) {
+      for (std::size_t i = 0; i < list.size(); ++i)
+        accesses[i] = list.data()[i];
+    } else {
+      wide_accesses = list.data();
+    }
+    count = static_cast<std::uint8_t>(list.size());
+  }
+  /// Whether the accesses are out of line (more than kMaxAccesses).
+  bool wide() const { return count > kMaxAccesses; }
+  const Access* begin() const { return wide() ? wide_accesses : accesses.data(); }
+  const Access* end() const { return begin() + count; }
 };
 
 /// True when any access of `a` conflicts with any access of `b` (the dependency relation).

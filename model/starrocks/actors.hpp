@@ -24,7 +24,7 @@ void kill_task_run(Actor& a, World& w, int t);
 void task_run(Actor& a, World& w, int t);
 /// A sync run's caller: Y1..Y4 (task_run.cpp).
 void sync_submit(Actor& a, World& w, int t);
-/// A CN tablet sink of run t's insert into `table` on CN `cn`: N1..N4 (tablet_sink.cpp).
+/// A CN tablet sink of run t's insert into `table` on CN `cn`: N2..N4 (tablet_sink.cpp).
 void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
                  const std::string& name);
 /// Client session c: U1..U4b (client_session.cpp).

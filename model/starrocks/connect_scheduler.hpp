@@ -31,7 +31,7 @@ class ConnectScheduler {
   Access read_registration(int client) const { return read(id(client)); }
   Access update_registration(int client) const { return read_modify_write(id(client)); }
   /// Adds every client's registration read (C4's goals observe them).
-  void add_every_registration_read(Op& op) const {
+  void add_every_registration_read(std::vector<Access>& op) const {
     for (ObjectId o : id_)
       add(op, read(o));
   }

@@ -58,7 +58,6 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
     Op op(label, {w.ttm.update_row(session),
                   ticks ? w.clocks.update_clock(clock_fe) : w.clocks.read_clock(clock_fe)});
     if (clock_fe != 0) add(op, w.clocks.read_clock(0));
-    w.ttm.add_key_update(op);
     return op;
   };
   auto compute_if_absent = [&] {
@@ -171,7 +170,6 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
   }
   // Removes the key; its check reads CAT for every table the entry may hold (the session's).
   Op d4("D4", {w.ttm.update_row(session), w.ttm.read_tables(session)});
-  w.ttm.add_key_update(d4);
   for (const std::string& key : w.cat.keys_of(session))
     add(d4, w.cat.read_table(key));
   a.step(d4);

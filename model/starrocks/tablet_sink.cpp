@@ -1,7 +1,8 @@
-// A CN tablet sink of one insert (be: the lake tablets channel and its delta writer): N1 open the
-// tablet (no I/O; whether it gets rows is the tablet_rows setting, or an explored choice), N2 the
-// first chunk builds the schema, N3 finish builds it if still not built (a tablet that got no rows
-// fetches it only here), N4 report to the coordinator. A schema lookup is the CN's cache
+// A CN tablet sink of one insert (be: the lake tablets channel and its delta writer): it opens the
+// tablet (no I/O, so no step of its own: noted with the first step), N2 the first chunk builds
+// the schema, N3 finish builds it if still not built (a tablet that got no rows fetches it only
+// here), N4 report to the coordinator. Whether the tablet gets rows is the tablet_rows setting,
+// or with `explore` a choice of the insert that spawned the sink (World::tablets_get_rows). A schema lookup is the CN's cache
 // (SCH_cn[k]) or an RPC to the leader, which reads CAT: TABLE_NOT_EXIST ("table not found, may be
 // dropped") fails the load without retry, as storage/lake/table_schema_service.cpp does.
 // Promises: a failed N2 skips N3; sink_table_not_found is found at N2/N3 when the table's owner is
@@ -12,13 +13,18 @@ namespace interleave::model {
 
 namespace {
 
-// The schema lookup of a sink (N2 first chunk, N3 finish). False when the table is gone.
+// The schema lookup of a sink (N2 first chunk, N3 finish), always the sink's first step: it notes
+// the opening of the tablet first. False when the table is gone.
 bool schema_lookup(Actor& a, World& w, int t, int table, int cn, long long txn, Label label,
-                   const std::string& sink_name) {
+                   bool rows, const std::string& sink_name) {
   const TableInfo& info = w.cat.info(table);
   Op op(label, {w.sch.update_entry(cn, info.key), w.cat.read_table(table)});
   w.observe_owner(op, info.session);
   a.step(op);
+  World::note(a, [&] {
+    return "open tablet " + std::to_string(table + 5 + cn) + " (no I/O); the tablet gets " +
+           (rows ? "rows" : "no rows");
+  });
   if (w.sch.cached(cn, table)) {
     World::note(a, [&] { return "schema " + std::to_string(table + 1) + " from the CN cache"; });
     return true;
@@ -56,27 +62,12 @@ bool schema_lookup(Actor& a, World& w, int t, int table, int cn, long long txn, 
 
 void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
                  const std::string& name) {
-  a.step("N1", {});
-  bool rows = true;
-  switch (w.task_cfg(t).tablet_rows) {
-    case TabletRows::kSome:
-      rows = true;
-      break;
-    case TabletRows::kNone:
-      rows = false;
-      break;
-    case TabletRows::kExplore:
-      rows = a.choose(2) == 0;
-      break;
-  }
-  World::note(a, [&] {
-    return "open tablet " + std::to_string(table + 5 + cn) + " (no I/O); the tablet gets " +
-           (rows ? "rows" : "no rows");
-  });
+  // Opening the tablet touches nothing shared: it is no step of its own (the lookup notes it).
+  const bool rows = w.tablets_get_rows(t);
   bool built = false;
   bool ok = true;
   if (rows) {
-    ok = schema_lookup(a, w, t, table, cn, txn, "N2", name);
+    ok = schema_lookup(a, w, t, table, cn, txn, "N2", rows, name);
     built = ok;
   }
   if (ok) {
@@ -84,7 +75,7 @@ void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
       a.step("N3", {});
       World::note(a, [&] { return "finish: schema already built, segment written"; });
     } else {
-      ok = schema_lookup(a, w, t, table, cn, txn, "N3", name);
+      ok = schema_lookup(a, w, t, table, cn, txn, "N3", rows, name);
     }
   }
   a.step("N4", {w.scheduler.update_coord(t)});

@@ -38,6 +38,9 @@ bool insert(Actor& a, World& w, int t, int attempt, const std::string& session, 
     return false;
   }
   const long long txn = w.next_txn++;
+  // Whether the data has rows (tablet_rows): decided here, in the run's first insert that gets
+  // this far, for all its sinks.
+  w.tablets_get_rows(a, t);
   tr.reports = 0;
   tr.failure.clear();
   const int cns = w.cfg.cluster.compute_nodes;

@@ -77,7 +77,7 @@ class TaskRunScheduler {
   Access update_coord(int t) const { return read_modify_write(at(t).coord); }
   Access wait_coord(int t) const { return Access{at(t).coord, AccessKind::kWait}; }
   /// Adds progress(t) of every run (C4's goals observe them).
-  void add_every_progress_read(Op& op) const {
+  void add_every_progress_read(std::vector<Access>& op) const {
     for (const PerRun& r : ids_)
       add(op, read(r.progress));
   }

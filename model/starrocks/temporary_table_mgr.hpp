@@ -2,8 +2,8 @@
 // {createTime, tables}, on the leader (TTM_L) and replayed on each follower (TTM_f, its copy built
 // from the journal). TTM_L is declared per session: TTM_L[s] (whether s has an entry, and its
 // createTime) and TTM_L[s].tables (the tables of s's entries), so that the operations of
-// different sessions commute as a concurrent map's do; TTM_L.keys stands for every row when C4's
-// reads would not fit an Op. A follower's TTM_f is one object (only its keys are observed).
+// different sessions commute as a concurrent map's do; C4's snapshot reads every row (a wide step
+// when there are many). A follower's TTM_f is one object (only its keys are observed).
 // Promises: an entry removed by D4 while a caller still holds it (E2b..E2c) stays readable by
 // index, detached; a row changes only at a step declaring update_row(), the tables only at one
 // declaring update_tables().
@@ -42,10 +42,6 @@ class TemporaryTableMgr {
   void declare_session_tables(Execution& ex, const std::string& s) {
     tables_id_.emplace(s, ex.object("TTM_L[" + s + "].tables"));
   }
-  /// Sessions declared so far.
-  std::size_t sessions() const { return row_id_.size(); }
-  /// The key-set fallback: C4 reads TTM_L.keys, which every E2a and D4 writes.
-  void declare_keys(Execution& ex) { keys_id_ = ex.object("TTM_L.keys"); }
   /// FE `fe`'s manager (FEs in order): the leader's is TTM_L above, a follower's is TTM_f.
   void declare_frontend(Execution& ex, int fe) {
     follower_id_.push_back(fe == 0 ? kNoObject : ex.object("TTM_" + frontend_name(fe)));
@@ -57,15 +53,10 @@ class TemporaryTableMgr {
   Access update_row(const std::string& s) const { return read_modify_write(row_id_.at(s)); }
   Access read_tables(const std::string& s) const { return read(tables_id_.at(s)); }
   Access update_tables(const std::string& s) const { return read_modify_write(tables_id_.at(s)); }
-  /// A key added or removed (E2a, D4): declared on TTM_L.keys when that fallback is in use.
-  void add_key_update(Op& op) const {
-    if (keys_id_ != kNoObject) add(op, read_modify_write(keys_id_));
-  }
-  /// C4's snapshot of the keys and their createTimes: every row, or TTM_L.keys.
-  void add_snapshot_reads(Op& op) const {
-    if (keys_id_ != kNoObject) add(op, read(keys_id_));
+  /// C4's snapshot of the keys and their createTimes: a read of every session's row.
+  void add_snapshot_reads(std::vector<Access>& op) const {
     for (const auto& [session, row] : row_id_)
-      if (keys_id_ == kNoObject) add(op, read(row));
+      add(op, read(row));
   }
   Access read_replayed(int fe) const { return read(follower(fe)); }
   Access update_replayed(int fe) const { return read_modify_write(follower(fe)); }
@@ -157,7 +148,6 @@ class TemporaryTableMgr {
 
   std::map<std::string, ObjectId> row_id_;     // TTM_L[s]: the entry of session s (or none)
   std::map<std::string, ObjectId> tables_id_;  // TTM_L[s].tables: the tables of s's entries
-  ObjectId keys_id_ = kNoObject;               // TTM_L.keys, only when C4 cannot read every row
   std::vector<ObjectId> follower_id_;          // TTM_f per FE (kNoObject for the leader)
   std::map<std::string, std::size_t> index_;   // TTM_L: session -> its attached entry
   std::vector<TtmEntry> entries_;              // every entry ever made (removed ones detached)

@@ -23,20 +23,14 @@ World::World(Execution& e, const WorldConfig& c, const SpawnPlan& p) : ex(e), cf
       ttm.declare_session_tables(ex, session);
       cat.declare_staging_table(ex, session);
     }
-  std::size_t snapshot_reads = cfg.actors.task_runs.size();  // C4: progress(t) of every run
   for (const ClientConfig& cc : cfg.actors.clients) {
     ttm.declare_session(ex, cc.name);
-    ++snapshot_reads;  // C4: CS_f[c]
     cs.declare_client(ex, cc);
     ttm.declare_session_tables(ex, cc.name);
     for (int k = 1; k <= cc.temp_tables; ++k)
       cat.declare_client_table(ex, cc.name, client_table_name(cc.name, k));
   }
   journal.declare(ex, cfg);
-  // C4 reads every session's row when they fit in one step's accesses; otherwise the key set
-  // TTM_L.keys, written by every E2a and D4, stands for them (coarser, as sound).
-  snapshot_reads += ttm.sessions();
-  if (snapshot_reads > Op::kMaxAccesses) ttm.declare_keys(ex);
   for (int f = 0; f < fes; ++f) {
     ttm.declare_frontend(ex, f);
     auto it = cfg.cluster.clock_offsets.find(f);
@@ -72,6 +66,15 @@ void World::observe_owner(Op& op, const std::string& session) const {
 }
 
 void World::setup() {
+  // Whether a run's tablets get rows: fixed, or with `explore` chosen in the run's first insert
+  // that spawns sinks (task_run.cpp), one choice per run and no scheduling point of its own. One
+  // choice for all of a run's sinks loses nothing: with rows or without, a sink makes the same
+  // accesses (one schema lookup, at N2 or at N3), so mixing them only mixes labels (docs/model.md,
+  // "Two artefacts removed").
+  for (const TaskRunConfig& tc : cfg.actors.task_runs)
+    tablet_rows.push_back(tc.tablet_rows == TabletRows::kExplore ? -1
+                          : tc.tablet_rows == TabletRows::kSome  ? 1
+                                                                 : 0);
   // Async task runs were submitted before the scenario starts: they wait in PEND.
   for (std::size_t t = 0; t < cfg.actors.task_runs.size(); ++t)
     if (!cfg.actors.task_runs[t].sync) scheduler.pending().push_back(static_cast<int>(t));

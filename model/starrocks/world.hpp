@@ -58,6 +58,16 @@ struct World {
   /// The accesses by which a property observes the liveness of `session`'s owner: future(t) and
   /// runCtx(t) of a run, CS_f[c] of a client.
   void observe_owner(Op& op, const std::string& session) const;
+  /// Whether the tablets of run t's sinks get rows: the run's tablet_rows, or with `explore` a
+  /// choice made in the run's first insert that spawns sinks (`a` is the TaskRun, in that step)
+  /// and kept for its other inserts and attempts.
+  bool tablets_get_rows(Actor& a, int t) {
+    signed char& r = tablet_rows[static_cast<std::size_t>(t)];
+    if (r < 0) r = a.choose(2) == 0 ? 1 : 0;
+    return r == 1;
+  }
+  /// The same once decided (by a sink of run t).
+  bool tablets_get_rows(int t) const { return tablet_rows[static_cast<std::size_t>(t)] == 1; }
 
   Execution& ex;
   const WorldConfig& cfg;
@@ -80,6 +90,8 @@ struct World {
   Properties properties;
   std::vector<ActorId> clients, sync_callers;  // the actors the sweep pass joins
   ActorId dispatcher = kNoActor;
+  // Per run: whether its sinks' tablets get rows (1, 0), -1 while an `explore` choice is not made.
+  std::vector<signed char> tablet_rows;
   bool sweep_completed = false;
   std::size_t sweep_start = 0;
 };

@@ -203,6 +203,8 @@ class RandomProgram {
     kSpawn,      // spawn child k
     kJoin,       // join child k
     kLocalStep,  // a step touching only the actor's own object
+    kWideStep,   // var += k in a step of kPads + 1 accesses (a wide one): reads of the pads but
+                 // pad[k - 1], which it updates, then var (past the accesses an Op holds inline)
   };
   struct Instr {
     Kind kind;
@@ -214,6 +216,8 @@ class RandomProgram {
   };
 
   static constexpr int kVars = 3;
+  /// Objects only wide steps touch (registered only in programs that have wide steps).
+  static constexpr int kPads = 9;
 
   /// kSmall: 2 or 3 actors of 1 to 3 instructions. kWide: 3 or 4 actors of 1 or 2 instructions
   /// (more actors, shorter scripts: more concurrency, more spawns). kPlain: 3 or 4 actors of 1 to
@@ -229,7 +233,10 @@ class RandomProgram {
   /// variables: operations that block and unblock again and again, each blocked at the same depth
   /// in many executions (what the lease-lock model needed to find a defect of DPOR's race checks
   /// for blocked operations, which no other shape reached).
-  enum class Shape : std::uint8_t { kSmall, kWide, kPlain, kLocks, kInvariants, kWaits };
+  /// kWideOps: 3 actors of 1 to 3 (or 4 of 1 or 2) reads, writes, updates and wide steps (more
+  /// accesses than an Op holds inline: Actor::step with a list), half of them with the invariant
+  /// over v0: no blocking, no choice.
+  enum class Shape : std::uint8_t { kSmall, kWide, kPlain, kLocks, kInvariants, kWaits, kWideOps };
 
   explicit RandomProgram(std::uint64_t seed, Shape shape = Shape::kSmall) { generate(seed, shape); }
 
@@ -253,6 +260,7 @@ class RandomProgram {
   std::vector<Script> actors_;    // top-level actors
   std::vector<Script> children_;  // spawned by kSpawn (index = arg)
   bool single_invariant_ = false;
+  bool wide_ops_ = false;                             // kWideOps: the pads are registered
   std::vector<std::pair<int, int>> pair_invariants_;  // kInvariants: the variables each reads
 };
 
@@ -372,6 +380,23 @@ inline void RandomProgram::generate(std::uint64_t seed, Shape shape) {
     }
     return;
   }
+  if (shape == Shape::kWideOps) {
+    wide_ops_ = true;
+    const int actors = 3 + static_cast<int>(rng.below(2));
+    for (int a = 0; a < actors; ++a) {
+      Script sc;
+      const int length = 1 + static_cast<int>(rng.below(actors == 3 ? 3 : 2));
+      for (int i = 0; i < length; ++i) {
+        static constexpr Kind kinds[] = {Kind::kRead, Kind::kWrite, Kind::kUpdate,
+                                         Kind::kWideStep, Kind::kWideStep};
+        sc.code.push_back({kinds[rng.below(5)], static_cast<int>(rng.below(kVars)),
+                           static_cast<int>(rng.below(3)) + 1});
+      }
+      actors_.push_back(sc);
+    }
+    single_invariant_ = rng.below(2) == 0;
+    return;
+  }
   if (shape == Shape::kInvariants) {
     // Half of them plain (reads, writes, updates: many states in between), half of the kSmall mix.
     const bool only_data = rng.below(2) == 0;
@@ -396,7 +421,7 @@ inline void RandomProgram::generate(std::uint64_t seed, Shape shape) {
 inline std::string RandomProgram::describe() const {
   static const char* names[] = {"read",   "write",   "update", "addreg",  "lock", "unlock",
                                 "rlock",  "runlock", "wlock",  "wunlock", "wait", "choose",
-                                "skipif", "check",   "spawn",  "join",    "local"};
+                                "skipif", "check",   "spawn",  "join",    "local",   "wide"};
   std::string s;
   for (const auto& [x, y] : pair_invariants_)
     s += "invariant over v" + std::to_string(x) + ", v" + std::to_string(y) + "\n";
@@ -424,7 +449,8 @@ struct World {
   std::vector<std::unique_ptr<Shared<int>>> vars;
   std::unique_ptr<Mutex> m[2];
   std::unique_ptr<RwLock> rw;
-  std::vector<int> regs;  // per actor id
+  ObjectId pads = kNoObject;  // the first of RandomProgram::kPads, when the program has wide steps
+  std::vector<int> regs;      // per actor id
 };
 
 }  // namespace detail
@@ -438,6 +464,7 @@ inline Program RandomProgram::program(Sink* sink) const {
     w.m[0] = std::make_unique<Mutex>(ex, "m0");
     w.m[1] = std::make_unique<Mutex>(ex, "m1");
     w.rw = std::make_unique<RwLock>(ex, "rw");
+    if (wide_ops_) w.pads = ex.objects("pad", kPads);
     w.regs.assign(kMaxActors, 0);
 
     using Run = std::function<void(Actor&, const Script&)>;
@@ -514,6 +541,17 @@ inline Program RandomProgram::program(Sink* sink) const {
           case Kind::kLocalStep:
             a.step("local", {write(own)});
             break;
+          case Kind::kWideStep: {
+            std::vector<Access> accesses;
+            for (int p = 0; p < kPads; ++p)
+              accesses.push_back(p == in.k - 1 ? read_modify_write(w.pads + p) : read(w.pads + p));
+            accesses.push_back(read_modify_write(var.id()));
+            a.step("wide", accesses);
+            // Inside the step that declares it: Shared has no update with more accesses, and its
+            // value is not const (peek() only views it).
+            const_cast<int&>(var.peek()) += in.k;
+            break;
+          }
         }
       }
     };

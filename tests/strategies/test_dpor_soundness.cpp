@@ -330,6 +330,16 @@ TEST_CASE("dpor: random programs agree with brute force", "[dpor][random]") {
   check_random_programs(10'001, 10'100, {}, kWide);
 }
 
+TEST_CASE("dpor: random programs with wide operations agree with brute force",
+          "[dpor][random][wide]") {
+  // A wide step keeps its accesses out of line (more than Op::kMaxAccesses): the variable it
+  // updates is its last access, past the inline ones, and with the invariant over v0 its tracked
+  // accesses add a ghost write (oracle.hpp, Shape::kWideOps).
+  check_random_programs(90'001, 90'200, {}, RandomProgram::Shape::kWideOps);
+  check_random_programs(90'201, 90'300, DporStrategy::Options{DporStrategy::Dependency::kAllWrites},
+                        RandomProgram::Shape::kWideOps);
+}
+
 TEST_CASE("dpor: random programs of waits that block and unblock agree with brute force",
           "[dpor][random][wait]") {
   // Seeds 60197, 60263 and 60575 found the stale race checks of blocked operations (6 programs

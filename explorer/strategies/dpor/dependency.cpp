@@ -42,4 +42,18 @@ bool Dependency::configure(std::span<const InvariantReads> invariants) {
   return true;
 }
 
+const std::vector<Access>& Dependency::wide_tracked(const Op& op, std::uint32_t ghosts) const {
+  const std::span<const Access> accesses(op.begin(), op.count);
+  auto it = wide_tracked_.find(accesses);
+  if (it != wide_tracked_.end()) return it->second;
+  std::vector<Access> list(accesses.begin(), accesses.end());
+  if (ghosts == 0) list.push_back(Access{kAllWritesGhost, AccessKind::kWrite});
+  for (std::uint32_t bits = ghosts; bits != 0; bits &= bits - 1)
+    list.push_back(Access{invariant_ghost(static_cast<std::size_t>(std::countr_zero(bits))),
+                          AccessKind::kWrite});
+  return wide_tracked_.emplace(std::vector<Access>(accesses.begin(), accesses.end()),
+                               std::move(list))
+      .first->second;
+}
+
 }  // namespace interleave::detail::dpor

@@ -19,10 +19,12 @@
 #include "explorer/strategy.hpp"
 #include "explorer/types.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <new>
 #include <span>
 #include <vector>
@@ -92,9 +94,12 @@ class Dependency;
 
 /// The accesses DPOR tracks for an operation: its own, then its ghost writes. It refers to the
 /// operation's own accesses unless there is a ghost write to add (then it holds a copy), so that
-/// the common case copies nothing. (Made only by Dependency::tracked, in place: never copied.)
+/// the common case copies nothing. A wide operation (more than Op::kMaxAccesses accesses, kept out
+/// of line) with ghost writes refers to a list the Dependency keeps for it instead (made once per
+/// distinct operation). (Made only by Dependency::tracked, in place: never copied.)
 class Tracked {
  public:
+  /// The accesses and ghost writes of an operation whose accesses are inline.
   static constexpr std::size_t kCapacity = Op::kMaxAccesses + kInvariantGhosts;
 
   inline Tracked(const Op& op, const Dependency& dependency);
@@ -106,7 +111,8 @@ class Tracked {
  private:
   // Copies the operation's accesses, then adds writes of the ghosts of `ghosts` (invariant ghost
   // bits), or of kAllWritesGhost when `ghosts` is 0.
-  void add_ghosts(const Op& op, std::uint32_t ghosts) {
+  inline void add_ghosts(const Op& op, std::uint32_t ghosts, const Dependency& dependency);
+  void add_inline_ghosts(const Op& op, std::uint32_t ghosts) {
     new (&list_) std::array<Access, kCapacity>();
     std::size_t n = 0;
     for (const Access& a : op)
@@ -164,6 +170,10 @@ class Dependency {
 
   /// The operation's accesses and its ghost writes.
   Tracked tracked(const Op& op) const { return Tracked(op, *this); }
+  /// The same for a wide operation with ghost writes (`ghosts` as Tracked::add_ghosts): a list
+  /// kept for the whole search, one per distinct list of accesses (the ghosts an operation writes
+  /// follow from its accesses once the relation is configured).
+  const std::vector<Access>& wide_tracked(const Op& op, std::uint32_t ghosts) const;
 
   AccessMasks masks_of(const Op& op) const {
     AccessMasks m;
@@ -206,14 +216,45 @@ class Dependency {
   // The invariants of the first execution, to compare the later ones with: per invariant,
   // whether it declared its reads, then its count of reads and the reads.
   std::vector<std::uint64_t> signature_;
+  // wide_tracked: per list of accesses of a wide operation, its tracked accesses (map nodes do
+  // not move, so a Tracked may refer to them).
+  struct ListLess {
+    using is_transparent = void;
+    static bool less(std::span<const Access> a, std::span<const Access> b) {
+      return std::lexicographical_compare(
+          a.begin(), a.end(), b.begin(), b.end(), [](const Access& x, const Access& y) {
+            return x.object != y.object ? x.object < y.object : x.kind < y.kind;
+          });
+    }
+    bool operator()(const std::vector<Access>& a, const std::vector<Access>& b) const {
+      return less(a, b);
+    }
+    bool operator()(const std::vector<Access>& a, std::span<const Access> b) const {
+      return less(a, b);
+    }
+    bool operator()(std::span<const Access> a, const std::vector<Access>& b) const {
+      return less(a, b);
+    }
+  };
+  mutable std::map<std::vector<Access>, std::vector<Access>, ListLess> wide_tracked_;
 };
+
+inline void Tracked::add_ghosts(const Op& op, std::uint32_t ghosts, const Dependency& dependency) {
+  if (op.wide()) [[unlikely]] {
+    const std::vector<Access>& list = dependency.wide_tracked(op, ghosts);
+    begin_ = list.data();
+    end_ = list.data() + list.size();
+    return;
+  }
+  add_inline_ghosts(op, ghosts);
+}
 
 inline Tracked::Tracked(const Op& op, const Dependency& dependency)
     : begin_(op.begin()), end_(op.end()) {
   if (dependency.all_writes()) {
-    if (changes_state(op)) add_ghosts(op, 0);
+    if (changes_state(op)) add_ghosts(op, 0, dependency);
   } else if (dependency.invariant_ghosts()) {
-    if (const std::uint32_t g = dependency.ghosts_of(op); g != 0) add_ghosts(op, g);
+    if (const std::uint32_t g = dependency.ghosts_of(op); g != 0) add_ghosts(op, g, dependency);
   }
 }
 
