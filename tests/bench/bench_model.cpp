@@ -135,11 +135,14 @@ void run_decomposed(const char* title, const WorldConfig& w) {
     std::string props;
     for (const auto& [name, n] : r.stats.violations)
       if (n > 0) props += (props.empty() ? "" : ",") + name;
-    std::printf("%s slice %-4s (%s): %s executions=%llu time=%.3fs %s\n", title,
-                slice.owner.c_str(), slice.kind_text.c_str(),
+    std::string goals;
+    for (const auto& [goal, n] : r.covered)
+      if (n > 0) goals += (goals.empty() ? "" : ",") + goal;
+    std::printf("%s slice %-4s (%s): %s executions=%llu time=%.3fs violated=[%s] reached=[%s]\n",
+                title, slice.owner.c_str(), slice.kind_text.c_str(),
                 std::string(to_string(r.verdict)).c_str(),
                 static_cast<unsigned long long>(r.stats.executions), r.stats.elapsed_seconds,
-                props.c_str());
+                props.c_str(), goals.c_str());
   }
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
