@@ -120,8 +120,10 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
         break;
       }
   }
-  // Write the lifted counterexamples: traces of the scenario the user wrote.
+  // Write the lifted counterexamples: traces of the scenario the user wrote (not without an
+  // output directory: the matrix only compares verdicts).
   for (const Counterexample& c : total.counterexamples) {
+    if (context.out_dir.empty()) break;
     const std::string name = trace_file_name(scenario.name, c.invariant, names);
     names.push_back(name);
     const std::filesystem::path path = context.out_dir / name;

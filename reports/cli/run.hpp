@@ -73,7 +73,8 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
 /// Explores `scenario` by owners (ExplorationSettings::decompose): one slice per owner kind,
 /// one verdict (violation if a slice violates, holds only if every slice holds exhaustively,
 /// incomplete otherwise), coverage the union, each counterexample lifted to the scenario and
-/// written as its trace. Called by run_scenario when settings.decompose is set.
+/// written as its trace (none when context.out_dir is empty). Called by run_scenario when
+/// settings.decompose is set.
 ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& settings,
                            const RunContext& context);
 /// Throws InputError (the scenario's file and the JSON path) if `settings` ask for decomposition
