@@ -184,6 +184,11 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
   const std::vector<SliceStep> steps = slice_steps(slice_cx);
   Schedule prefix;
   prefix.seed = slice_cx.schedule.seed;
+  // Choices made before the first step (a program's set-up choices) are the slice's too.
+  for (const ScheduleEntry& e : slice_cx.schedule.steps) {
+    if (e.kind != ScheduleEntry::Kind::kChoice) break;
+    prefix.steps.push_back(e);
+  }
   std::size_t i = 0;
   const std::size_t max_len = o.max_steps;
   while (i < steps.size()) {
