@@ -4,6 +4,7 @@
 // the driver named by its "model" key, which reads its own sections and builds the program.
 #pragma once
 
+#include "explorer/decomposition.hpp"
 #include "explorer/execution.hpp"
 #include "explorer/input_error.hpp"
 
@@ -37,6 +38,17 @@ class ModelDriver {
   /// Throws InputError naming `file` and the JSON path for anything wrong.
   virtual ModelInstance instantiate(const nlohmann::json& scenario,
                                     const std::string& file) const = 0;
+  /// The decomposition of the scenario's program by owners (explorer/decomposition.hpp), or why
+  /// there is none. A model that declares no owners keeps this default, a refusal.
+  virtual DecompositionOffer decompose(const nlohmann::json& scenario,
+                                       const std::string& file) const {
+    (void)scenario;
+    (void)file;
+    DecompositionOffer none;
+    none.refusal = "the model '" + name() + "' declares no owners to decompose by";
+    none.refusal_path = "/model";
+    return none;
+  }
   /// What `interleave list` shows: presets, knobs with defaults, invariants, coverage goals.
   virtual nlohmann::json catalog() const = 0;
 };

@@ -2,6 +2,7 @@
 // world.cpp, the catalog by scenario.cpp.
 #include "model/starrocks/driver.hpp"
 
+#include "model/starrocks/decomposition.hpp"
 #include "model/starrocks/program.hpp"
 #include "model/starrocks/scenario.hpp"
 
@@ -21,6 +22,10 @@ class StarRocksTempTablesDriver final : public ModelDriver {
   ModelInstance instantiate(const nlohmann::json& scenario,
                             const std::string& file) const override {
     return make_instance(parse_world(scenario, file));
+  }
+  DecompositionOffer decompose(const nlohmann::json& scenario,
+                               const std::string& file) const override {
+    return decompose_by_owners(parse_world(scenario, file));
   }
   nlohmann::json catalog() const override { return model_catalog(); }
 };

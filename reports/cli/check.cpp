@@ -111,6 +111,7 @@ int run_check(const CheckArgs& args, const Context& ctx) {
   for (const auto& s : scenarios) {
     settings.push_back(apply_overrides(s.exploration, args.overrides));
     make_strategy_for(settings.back());  // impossible parameters fail before anything runs
+    check_decomposable(s, settings.back());  // so does a decomposition the model refuses
   }
   check_output_directory("--out", args.out_dir);  // before anything runs
 

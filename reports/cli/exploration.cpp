@@ -138,6 +138,19 @@ std::vector<Entry> make_table() {
   k.switch_help = "report each counterexample as found instead of minimising it";
   add(k, &ExplorationSettings::minimize);
 
+  k = {};
+  k.key = "decompose";
+  k.type = ExplorationKey::Type::kBoolean;
+  k.default_value = defaults.decompose;
+  k.help =
+      "decompose by owners: explore one slice per owner kind (the program with that owner "
+      "alone) and report one verdict for the scenario, with counterexamples lifted to it (the "
+      "model's argument: docs/model.md#owner-decomposition)";
+  k.flag = "--decompose";
+  k.switch_value = true;
+  k.switch_help = "explore one slice per owner kind and combine their verdicts";
+  add(k, &ExplorationSettings::decompose);
+
   // The strategies' own parameters, from the registry.
   for (const StrategyDescriptor& d : strategy_registry()) {
     for (const StrategyParameter& p : d.parameters) {

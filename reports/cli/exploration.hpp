@@ -36,6 +36,9 @@ struct ExplorationSettings {
   bool all_violations = false;  ///< keep exploring: one counterexample per violated invariant
   /// Minimise each counterexample (fewest preemptions, then fewest steps) before reporting it.
   bool minimize = ExploreOptions{}.minimize;
+  /// Explore one slice per owner kind instead of the whole program (explorer/decomposition.hpp;
+  /// the model must declare owners) and combine their verdicts.
+  bool decompose = false;
   /// Every parameter of the strategy registry (strategy_parameters()) by key, at its default
   /// unless set.
   std::map<std::string, std::uint64_t, std::less<>> parameters = default_parameters();
@@ -70,7 +73,7 @@ struct ExplorationKey {
 };
 
 /// The table: strategy, seed, max_executions, max_steps, time_budget_seconds, all_violations,
-/// minimize, then the strategy registry's parameters in its order (max_preemptions, pct_depth,
+/// minimize, decompose, then the strategy registry's parameters in its order (max_preemptions, pct_depth,
 /// pct_steps).
 const std::vector<ExplorationKey>& exploration_keys();
 

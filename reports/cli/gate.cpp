@@ -145,6 +145,8 @@ int run_gate(const GateArgs& args, const Context& ctx) {
   const std::vector<Scenario> scenarios = load_scenarios(args.scenarios, ctx.models);
   for (const auto& s : scenarios)
     make_strategy_for(s.exploration);
+  for (const auto& s : scenarios)  // a decomposition the model refuses fails before any work
+    check_decomposable(s, s.exploration);
   const std::filesystem::path out_dir = !args.out_dir.empty()      ? args.out_dir
                                         : !args.report_dir.empty() ? args.report_dir
                                                                    : "out";

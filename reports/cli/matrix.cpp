@@ -273,8 +273,10 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
     for (const std::string& f : files)
       scenarios.push_back(load_scenario(f, ctx.models, parse_scenario_overrides(row.preset, sets)));
     check_unique_names(scenarios);
-    for (const Scenario& s : scenarios)
+    for (const Scenario& s : scenarios) {
       make_strategy_for(apply_overrides(s.exploration, args.overrides));
+      check_decomposable(s, apply_overrides(s.exploration, args.overrides));
+    }
     loaded.push_back(std::move(scenarios));
   }
 
@@ -282,9 +284,14 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
     rows[r].all_hold = true;
     for (const Scenario& s : loaded[r]) {
       const ExplorationSettings settings = apply_overrides(s.exploration, args.overrides);
-      std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
-      Explorer explorer(s.instance.program, explore_options_for(settings));
-      ExplorationResult result = explorer.explore(*strategy);
+      ExplorationResult result;
+      if (settings.decompose) {  // by owners, as check does (no trace is written)
+        result = run_decomposed(s, settings, RunContext{}).result;
+      } else {
+        std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
+        Explorer explorer(s.instance.program, explore_options_for(settings));
+        result = explorer.explore(*strategy);
+      }
       rows[r].all_hold = rows[r].all_hold && result.verdict == Verdict::kHolds;
       rows[r].results.push_back(std::move(result));
     }

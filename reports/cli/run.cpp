@@ -56,6 +56,7 @@ std::string trace_file_name(const std::string& scenario_name, const std::string&
 
 ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
                          const RunContext& context) {
+  if (settings.decompose) return run_decomposed(scenario, settings, context);
   ScenarioRun run;
   run.settings = settings;
   std::unique_ptr<Strategy> strategy = make_strategy_for(settings);

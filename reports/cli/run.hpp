@@ -27,6 +27,32 @@ struct RunContext {
   std::uint64_t progress_interval = 1024;
 };
 
+/// How a decomposed run went (ExplorationSettings::decompose): one entry per owner.
+struct DecomposedRun {
+  struct Slice {
+    std::string owner;      ///< "" for a program without owners (explored whole)
+    std::string kind_text;  ///< e.g. "async TaskRun, 2 iterations"
+    /// The owner whose slice is the same up to names and was explored instead; "" if this one
+    /// was explored. (An owner after the first violation, without all_violations: "" and
+    /// explored = false.)
+    std::string same_as;
+    bool explored = false;
+    Verdict verdict = Verdict::kHolds;
+    std::vector<std::string> violated;  ///< the properties this slice violates
+    Stats stats;
+    std::string detail;
+  };
+  std::vector<Slice> slices;
+  std::string argument;       ///< where the argument is, e.g. "docs/model.md#owner-decomposition"
+  std::string owners_plural;  ///< "TaskRuns and clients"
+  /// A slice counterexample that could not be lifted to the full scenario: the property, the
+  /// owner and why. It is not written as a trace (it is not a trace of the scenario).
+  struct Unlifted {
+    std::string invariant, owner, reason;
+  };
+  std::vector<Unlifted> unlifted;
+};
+
 struct ScenarioRun {
   ExplorationSettings settings;  ///< as used
   ExplorationResult result;
@@ -34,6 +60,8 @@ struct ScenarioRun {
   std::vector<std::string> trace_files;
   /// traces[i]: the document written to trace_files[i].
   std::vector<reports::TraceDocument> traces;
+  /// Set when the verdict came by decomposition by owners.
+  std::optional<DecomposedRun> decomposition;
 };
 
 /// Explores `scenario` with `settings`. Every counterexample is written atomically to
@@ -41,6 +69,17 @@ struct ScenarioRun {
 /// trace cannot be written and ProgramError when the model misbehaves (e.g. nondeterminism).
 ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
                          const RunContext& context);
+
+/// Explores `scenario` by owners (ExplorationSettings::decompose): one slice per owner kind,
+/// one verdict (violation if a slice violates, holds only if every slice holds exhaustively,
+/// incomplete otherwise), coverage the union, each counterexample lifted to the scenario and
+/// written as its trace (none when context.out_dir is empty). Called by run_scenario when
+/// settings.decompose is set.
+ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& settings,
+                           const RunContext& context);
+/// Throws InputError (the scenario's file and the JSON path) if `settings` ask for decomposition
+/// and the model refuses it for this scenario; nothing otherwise. Before any work.
+void check_decomposable(const Scenario& scenario, const ExplorationSettings& settings);
 
 /// The self-contained trace document of one counterexample, explained (reports/counterfactual.hpp:
 /// the steps not involved and the race, by what-if runs of the scenario's program).

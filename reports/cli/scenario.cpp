@@ -146,6 +146,7 @@ Scenario parse_scenario(const json& document, const std::string& file,
 
   s.instance = driver->instantiate(document, file);
   if (!s.instance.program) root.fail("internal: model '" + model_name + "' built no program");
+  s.decompose = [driver, document, file] { return driver->decompose(document, file); };
 
   if (auto expect = root.find("expect"))
     s.expect = expectation_from_json(*expect, s.exploration, s.instance);

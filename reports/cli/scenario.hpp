@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,8 @@ struct Scenario {
   ExplorationSettings exploration;
   std::optional<Expectation> expect;  ///< nullopt when the file has no "expect"
   ModelInstance instance;             ///< program, invariants, coverage goals
+  /// The model's decomposition of this scenario by owners (ModelDriver::decompose).
+  std::function<DecompositionOffer()> decompose;
   /// The command-line options that edited the document (ScenarioOverride::text), in order;
   /// `document` is the edited one.
   std::vector<std::string> overrides;

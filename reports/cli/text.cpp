@@ -151,6 +151,42 @@ std::string format_coverage(const ExplorationResult& result, const std::vector<s
   return out;
 }
 
+std::string format_decomposition(const ExplorationResult& r, const DecomposedRun& d,
+                                 const std::string& indent) {
+  std::string out = indent + "the verdict came by owner decomposition (" + d.argument +
+                    "): one slice per owner kind, each the scenario with that owner alone\n";
+  for (const DecomposedRun::Slice& s : d.slices) {
+    const std::string who = s.owner.empty() ? std::string("(no owner)") : s.owner;
+    out += indent + "  slice " + who + " (" + s.kind_text + "): ";
+    if (!s.same_as.empty()) {
+      out += "= slice " + s.same_as + " up to names\n";
+      continue;
+    }
+    if (!s.explored) {
+      out += "not explored (the search stops at the first violation)\n";
+      continue;
+    }
+    out += std::string(to_string(s.verdict));
+    if (!s.violated.empty()) {
+      std::string names;
+      for (const auto& v : s.violated)
+        names += (names.empty() ? "" : ", ") + v;
+      out += " (" + names + ")";
+    }
+    out += ", " + plural(s.stats.executions, "execution") + "\n";
+  }
+  for (const DecomposedRun::Unlifted& u : d.unlifted)
+    out += indent + "a counterexample of '" + u.invariant + "' in slice " + u.owner +
+           " could not be lifted to this scenario, so none is written: " + u.reason + "\n";
+  if (r.verdict == Verdict::kHolds)
+    out += indent + "holds for every cluster with any number of " + d.owners_plural +
+           " of these kinds (the same cluster, cleaner passes and policy)\n";
+  else if (r.verdict == Verdict::kViolation && !r.counterexamples.empty())
+    out += indent + "each counterexample above is lifted to this scenario (the other owners' "
+                    "steps after it, or where a shared actor waits for them) and replays there\n";
+  return out;
+}
+
 std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool quiet) {
   const ExplorationResult& r = run.result;
   std::string out = scenario.name + ": " + std::string(to_string(r.verdict));
@@ -185,6 +221,7 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
     if (i < run.trace_files.size()) out += "  counterexample: " + run.trace_files[i] + "\n";
   }
   out += "  searched: " + describe_search(r) + "\n";
+  if (run.decomposition) out += format_decomposition(r, *run.decomposition, "  ");
   const std::string coverage = format_coverage(r, scenario.instance.coverage_goals, "    ");
   if (!coverage.empty()) out += "  coverage:\n" + coverage;
   return out;
@@ -214,6 +251,28 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
                    {"coverage", coverage},
                    {"stats", to_json(r.stats, /*with_timing=*/true)}};
   if (!scenario.overrides.empty()) j["overrides"] = scenario.overrides;
+  if (run.decomposition) {
+    nlohmann::json slices = nlohmann::json::array();
+    for (const DecomposedRun::Slice& s : run.decomposition->slices) {
+      nlohmann::json sj{{"owner", s.owner}, {"kind", s.kind_text}, {"explored", s.explored}};
+      if (!s.same_as.empty()) sj["same_as"] = s.same_as;
+      if (s.explored) {
+        sj["verdict"] = to_string(s.verdict);
+        sj["violated"] = s.violated;
+        sj["stats"] = to_json(s.stats, /*with_timing=*/true);
+      }
+      slices.push_back(std::move(sj));
+    }
+    nlohmann::json unlifted = nlohmann::json::array();
+    for (const auto& u : run.decomposition->unlifted)
+      unlifted.push_back({{"invariant", u.invariant}, {"owner", u.owner}, {"reason", u.reason}});
+    j["decomposition"] = {{"argument", run.decomposition->argument},
+                          {"slices", slices},
+                          {"unlifted", unlifted}};
+    if (r.verdict == Verdict::kHolds)
+      j["decomposition"]["holds_for"] = "every cluster with any number of " +
+                                        run.decomposition->owners_plural + " of these kinds";
+  }
   return j;
 }
 

@@ -39,6 +39,10 @@ std::string format_coverage(const ExplorationResult& result, const std::vector<s
                             const std::string& indent);
 
 /// What `check` prints for one scenario. quiet: the verdict line only.
+/// The lines saying that the verdict came by owner decomposition: the slices, which were the
+/// same up to names, any counterexample that could not be lifted, and what a "holds" covers.
+std::string format_decomposition(const ExplorationResult& r, const DecomposedRun& d,
+                                 const std::string& indent);
 std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool quiet);
 /// The machine-readable summary of one scenario (`check --json`); stats include wall time. Each of
 /// its "counterexamples" is the counterexample's one JSON shape (reports/trace.hpp) plus "trace",

@@ -26,15 +26,27 @@
 // random (seed 1): DPOR's depth-first order does not reach the hazard-3 window within the minute,
 // a sampler does in under a second.
 //
+// It then prints the large configuration decomposed by owners (docs/model.md, "Owner
+// decomposition"): its slices, the executions and time of each (exhaustive DPOR, past every
+// violation), the total, next to the full DPOR's executions in the same time budget above.
+//
 // Usage: bench_model [strategy=dpor] [time_budget_seconds=60]
+//        bench_model decomposed CONFIG [passes] [preset]
 //   strategy: a name make_strategy knows (explorer/strategies/factory.hpp), e.g. dfs, dpor.
+//   CONFIG: large, or huge (10 TaskRuns of which 3 sync, 2 iterations each, 10 clients of which
+//   4 on followers, 3 FEs); passes: the cleaner's (default: large 2, huge 3); preset: default
+//   pr-79339. Only the slices are explored (the huge world itself exceeds what one step of C2
+//   and C4 may declare, so it is not run whole).
 #include "explorer/explorer.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "model/starrocks/config.hpp"
+#include "model/starrocks/decomposition.hpp"
 #include "model/starrocks/program.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 using namespace interleave;
@@ -75,6 +87,73 @@ WorldConfig large_world() {
   return w;
 }
 
+// 10 TaskRuns (3 sync), 10 clients (4 on followers: 2 on fe2, 2 on fe3), 3 FEs.
+WorldConfig huge_world() {
+  WorldConfig w = large_world();
+  w.actors.cleaner.passes = 3;
+  w.actors.task_runs.clear();
+  w.actors.clients.clear();
+  for (int i = 0; i < 10; ++i) {
+    TaskRunConfig t;
+    t.name = "t" + std::to_string(i + 1);
+    t.sync = i >= 7;
+    t.iterations = 2;
+    w.actors.task_runs.push_back(t);
+    ClientConfig c;
+    c.name = "c" + std::to_string(i + 1);
+    c.frontend = i < 6 ? 0 : i < 8 ? 1 : 2;
+    w.actors.clients.push_back(c);
+  }
+  return w;
+}
+
+// Explores one slice per owner kind, exhaustively, and prints each and the total.
+void run_decomposed(const char* title, const WorldConfig& w) {
+  const DecompositionOffer offer = decompose_by_owners(w);
+  if (!offer.decomposition) {
+    std::printf("%s: not decomposable: %s\n", title, offer.refusal.c_str());
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  std::map<std::string, std::string> seen;
+  std::uint64_t total = 0;
+  bool violation = false, holds = true;
+  for (const OwnerSlice& slice : offer.decomposition->slices) {
+    if (auto it = seen.find(slice.kind); it != seen.end()) {
+      std::printf("%s slice %-4s = slice %s up to names\n", title, slice.owner.c_str(),
+                  it->second.c_str());
+      continue;
+    }
+    seen.emplace(slice.kind, slice.owner);
+    ExploreOptions o;
+    o.stop_on_first_violation = false;
+    o.minimize = false;
+    Explorer ex(slice.program, o);
+    auto s = make_strategy(StrategySpec{});
+    const ExplorationResult r = ex.explore(*s);
+    total += r.stats.executions;
+    violation = violation || r.verdict == Verdict::kViolation;
+    holds = holds && r.verdict == Verdict::kHolds;
+    std::string props;
+    for (const auto& [name, n] : r.stats.violations)
+      if (n > 0) props += (props.empty() ? "" : ",") + name;
+    std::string goals;
+    for (const auto& [goal, n] : r.covered)
+      if (n > 0) goals += (goals.empty() ? "" : ",") + goal;
+    std::printf("%s slice %-4s (%s): %s executions=%llu time=%.3fs violated=[%s] reached=[%s]\n",
+                title, slice.owner.c_str(), slice.kind_text.c_str(),
+                std::string(to_string(r.verdict)).c_str(),
+                static_cast<unsigned long long>(r.stats.executions), r.stats.elapsed_seconds,
+                props.c_str(), goals.c_str());
+  }
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%s decomposed: %zu owners, %zu slices explored, %s, executions=%llu time=%.3fs\n",
+              title, offer.decomposition->slices.size(), seen.size(),
+              violation ? "violation" : holds ? "holds" : "incomplete",
+              static_cast<unsigned long long>(total), secs);
+}
+
 void run_once(const char* title, const WorldConfig& w, const std::string& strategy, double budget,
               bool first) {
   ExploreOptions o;
@@ -100,6 +179,17 @@ void run(const char* title, const WorldConfig& w, const std::string& strategy, d
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 2 && std::string(argv[1]) == "decomposed") {
+    const std::string config = argv[2];
+    WorldConfig w = config == "huge" ? huge_world() : large_world();
+    if (argc > 3) w.actors.cleaner.passes = std::atoi(argv[3]);
+    if (argc > 4) {
+      w.policy = find_preset(argv[4]).value().policy;
+      w.preset = argv[4];
+    }
+    run_decomposed(config.c_str(), w);
+    return 0;
+  }
   const std::string strategy = argc > 1 ? argv[1] : "dpor";
   const double budget = argc > 2 ? std::atof(argv[2]) : 60.0;
   run("seed", seed_world(), strategy, budget);
@@ -109,5 +199,6 @@ int main(int argc, char** argv) {
   if (argc <= 1)
     for (const char* sampler : {"pct", "random"})
       run_once("large", large_world(), sampler, budget, true);
+  run_decomposed("large", large_world());
   return 0;
 }

@@ -119,7 +119,8 @@ TEST_CASE("the envelope: unknown keys, wrong types, out of range", "[scenario][e
                         "exploration": {"all_violation": true}})") ==
         "/exploration/all_violation: unknown key 'all_violation' (did you mean "
         "'all_violations'?); known keys: 'strategy', 'seed', 'max_executions', 'max_steps', "
-        "'time_budget_seconds', 'all_violations', 'minimize', 'max_preemptions', 'pct_depth', "
+        "'time_budget_seconds', 'all_violations', 'minimize', 'decompose', 'max_preemptions', "
+        "'pct_depth', "
         "'pct_steps'");
 }
 

@@ -1,0 +1,126 @@
+#include "model/starrocks/decomposition.hpp"
+
+#include "model/starrocks/program.hpp"
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+namespace interleave::model {
+
+namespace {
+
+const char* rows_text(TabletRows r) {
+  switch (r) {
+    case TabletRows::kSome:
+      return "some";
+    case TabletRows::kNone:
+      return "none";
+    case TabletRows::kExplore:
+      break;
+  }
+  return "explore";
+}
+
+// What the slices share: the cluster, the cleaner and the policy.
+nlohmann::json world_kind(const WorldConfig& c) {
+  nlohmann::json offsets = nlohmann::json::object();
+  for (const auto& [fe, off] : c.cluster.clock_offsets)
+    offsets[frontend_name(fe)] = off;
+  return {{"frontends", c.cluster.frontends},
+          {"compute_nodes", c.cluster.compute_nodes},
+          {"unreachable_frontends", c.cluster.unreachable_frontends},
+          {"clock_offsets", offsets},
+          {"passes", c.actors.cleaner.passes},
+          {"sweep", c.actors.cleaner.sweep},
+          {"policy", policy_to_json(c.policy)}};
+}
+
+std::string plural(int n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// The token an actor or object name is about: "t2" in "TaskRun:t2", "t2#1" in
+// "TabletSink:t2#1/E3/cn1" and in "TTM_L[t2#1].tables", "c1" in "CS_fe2[c1]".
+std::string subject(std::string_view name) {
+  if (const std::size_t colon = name.find(':'); colon != std::string_view::npos) {
+    std::string_view rest = name.substr(colon + 1);
+    return std::string(rest.substr(0, rest.find_first_of("@/")));
+  }
+  for (const auto& [open, close] : {std::pair{'[', ']'}, std::pair{'(', ')'}}) {
+    const std::size_t a = name.find(open);
+    if (a == std::string_view::npos) continue;
+    const std::size_t b = name.find(close, a + 1);
+    if (b != std::string_view::npos) return std::string(name.substr(a + 1, b - a - 1));
+  }
+  return {};
+}
+
+}  // namespace
+
+DecompositionOffer decompose_by_owners(const WorldConfig& config) {
+  DecompositionOffer offer;
+  if (config.policy.create_time_clock == CreateTimeClock::kSessionFrontend) {
+    offer.refusal =
+        "cannot decompose by owners under create_time_clock = session_frontend: every E2a and "
+        "replay advances the clock of its FE, so another owner's steps change the createTime "
+        "an owner's session gets and the cleaner's guard decision on it, which is more than a "
+        "delay (docs/model.md#owner-decomposition)";
+    offer.refusal_path = "/policy/create_time_clock";
+    return offer;
+  }
+  OwnerDecomposition d;
+  d.argument = "docs/model.md#owner-decomposition";
+  d.owners_plural = "TaskRuns and clients";
+  // Every name a session, table or owner-object is about -> its owner.
+  auto owner_of = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+  const nlohmann::json shared = world_kind(config);
+  for (const TaskRunConfig& t : config.actors.task_runs) {
+    (*owner_of)[t.name] = t.name;
+    for (int k = 1; k <= 1 + t.retries; ++k)
+      (*owner_of)[task_run_session(t.name, k)] = t.name;
+    WorldConfig slice = config;
+    slice.actors.task_runs = {t};
+    slice.actors.clients.clear();
+    nlohmann::json kind = shared;
+    kind["owner"] = {{"task_run",
+                      {{"sync", t.sync},
+                       {"iterations", t.iterations},
+                       {"recursive_cte_max_depth", t.recursive_cte_max_depth},
+                       {"retries", t.retries},
+                       {"kill", t.kill},
+                       {"tablet_rows", rows_text(t.tablet_rows)}}}};
+    std::string text = std::string(t.sync ? "sync" : "async") + " TaskRun, " +
+                       plural(t.iterations, "iteration", "iterations");
+    if (t.retries > 0) text += ", " + plural(t.retries, "retry", "retries");
+    if (t.kill) text += ", kill";
+    d.slices.push_back({t.name, kind.dump(), text, make_program(slice)});
+  }
+  for (const ClientConfig& c : config.actors.clients) {
+    (*owner_of)[c.name] = c.name;
+    for (int k = 1; k <= c.temp_tables; ++k)
+      (*owner_of)[client_table_name(c.name, k)] = c.name;
+    WorldConfig slice = config;
+    slice.actors.task_runs.clear();
+    slice.actors.clients = {c};
+    nlohmann::json kind = shared;
+    kind["owner"] = {
+        {"client", {{"frontend", frontend_name(c.frontend)}, {"temp_tables", c.temp_tables}}}};
+    const std::string text = "client on " + frontend_name(c.frontend) + " (" +
+                             (c.frontend == 0 ? "leader" : "follower") + "), " +
+                             plural(c.temp_tables, "temp table", "temp tables");
+    d.slices.push_back({c.name, kind.dump(), text, make_program(slice)});
+  }
+  if (d.slices.empty())
+    d.slices.push_back({"", shared.dump(), "no owner", make_program(config)});
+  auto lookup = [owner_of](std::string_view name) -> std::string {
+    const auto it = owner_of->find(subject(name));
+    return it == owner_of->end() ? std::string() : it->second;
+  };
+  d.actor_owner = lookup;
+  d.object_owner = lookup;
+  offer.decomposition = std::move(d);
+  return offer;
+}
+
+}  // namespace interleave::model
