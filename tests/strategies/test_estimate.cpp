@@ -54,8 +54,7 @@ std::vector<Known> dfs_programs() {
   for (const auto& [name, p] :
        std::vector<std::pair<const char*, Program>>{{"lastzero(3)", literature::lastzero(3)},
                                                     {"lastzero(4)", literature::lastzero(4)},
-                                                    {"readers(4)", literature::readers(4)},
-                                                    {"indexer(11)", literature::indexer(11)}}) {
+                                                    {"readers(4)", literature::readers(4)}}) {
     Explorer ex(p);
     DfsStrategy dfs;
     const ExplorationResult r = ex.explore(dfs);
