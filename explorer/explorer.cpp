@@ -109,6 +109,11 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
 
   for (;;) {
+    if (options_.stop != nullptr && options_.stop->load(std::memory_order_relaxed)) {
+      cut = "interrupted";
+      result.interrupted = true;
+      break;
+    }
     if (options_.max_executions != 0 && stats.executions >= options_.max_executions) {
       cut = "the execution budget (" + std::to_string(options_.max_executions) +
             " executions) ran out";
@@ -194,6 +199,9 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
   if (!result.counterexamples.empty()) {
     result.verdict = Verdict::kViolation;
     result.detail = cut.empty() ? coverage.description : cut;
+  } else if (result.interrupted) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = cut;
   } else if (stats.cut_by_bound > 0) {
     result.verdict = Verdict::kIncomplete;
     result.detail = "the step bound (" + std::to_string(options_.max_steps) + " steps) cut " +

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -99,6 +100,9 @@ struct ExplorationResult {
   /// The search stopped at its first violation (ExploreOptions::stop_on_first_violation): the
   /// properties it did not violate were not searched for to the end.
   bool stopped_at_first_violation = false;
+  /// The search was stopped from outside (ExploreOptions::stop) before it was over: the verdict
+  /// is incomplete (detail "interrupted"), or a violation if one was found before.
+  bool interrupted = false;
 };
 
 struct ExploreOptions {
@@ -118,6 +122,11 @@ struct ExploreOptions {
   bool minimize = true;
   /// Executions minimisation may run per counterexample for its preemption-bounded searches.
   std::uint64_t minimize_budget = 20'000;
+  /// A request to stop from outside (e.g. set by a signal handler: a lock-free atomic is
+  /// async-signal-safe), polled before every execution: when it is true the search stops at that
+  /// execution boundary and reports what it explored as incomplete ("interrupted"). Null: never.
+  /// A counterexample being minimised when it is set is finished (and reported) first.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 class Explorer {

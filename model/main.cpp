@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     interleave::cli::CliEnvironment env;
     env.tool_version = std::string("interleave ") + INTERLEAVE_VERSION;
     env.progress = ::isatty(STDERR_FILENO) == 1;
+    env.progress_lines = !env.progress;  // a line every 10 s instead, for CI logs
     const std::vector<std::string> args(argv + 1, argv + argc);
     return interleave::cli::run_cli(args, models, env, std::cout, std::cerr);
   } catch (const std::exception& e) {

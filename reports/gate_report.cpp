@@ -186,11 +186,31 @@ std::string junit_classname(const std::string& file) {
   return out.empty() ? std::string("interleave") : out;
 }
 
+namespace {
+
+// ", 3 not decided (interrupted by SIGINT)" for an interrupted run, "" otherwise.
+std::string interruption_note(const GateReport& report, std::size_t skipped) {
+  if (report.interrupted.empty() && skipped == 0) return "";
+  return ", " + std::to_string(skipped) + " not decided (" +
+         md(report.interrupted.empty() ? std::string("interrupted") : report.interrupted) + ")";
+}
+
+std::string result_word(const GateCase& c) {
+  if (c.skipped) return "interrupted";
+  return c.passed ? "pass" : "**FAIL**";
+}
+
+}  // namespace
+
 std::string render_junit(const GateReport& report) {
   std::size_t failures = 0;
+  std::size_t skipped = 0;
   std::uint64_t total_millis = 0;  // the sum of the cases' times as written
   for (const GateCase& c : report.cases) {
-    if (!c.passed) ++failures;
+    if (c.skipped)
+      ++skipped;
+    else if (!c.passed)
+      ++failures;
     total_millis += text::to_millis(c.seconds);
   }
   const std::string counts = attr("tests", std::to_string(report.cases.size())) +
@@ -199,11 +219,14 @@ std::string render_junit(const GateReport& report) {
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<testsuites" + attr("name", report.name) + counts + time + ">\n";
-  out += "  <testsuite" + attr("name", report.name) + counts + attr("skipped", "0") + time + ">\n";
+  out += "  <testsuite" + attr("name", report.name) + counts +
+         attr("skipped", std::to_string(skipped)) + time + ">\n";
   for (const GateCase& c : report.cases) {
     out += "    <testcase" + attr("classname", junit_classname(c.file)) + attr("name", c.scenario) +
            attr("time", text::format_seconds(c.seconds)) + ">\n";
-    if (!c.passed) {
+    if (c.skipped) {
+      out += "      <skipped" + attr("message", c.failure) + "/>\n";
+    } else if (!c.passed) {
       const std::string message = c.failure.empty() ? "the expectation was not met" : c.failure;
       out += "      <failure" + attr("message", message) + attr("type", "expectation") + ">" +
              xml_escape(message + "\n" + case_details(c), false) + "</failure>\n";
@@ -218,26 +241,30 @@ std::string render_junit(const GateReport& report) {
 
 std::string render_markdown_report(const GateReport& report) {
   std::size_t failed = 0;
+  std::size_t skipped = 0;
   for (const GateCase& c : report.cases)
-    if (!c.passed) ++failed;
+    if (c.skipped)
+      ++skipped;
+    else if (!c.passed)
+      ++failed;
 
   std::string out = "# " + md(report.name) + "\n\n";
   out += std::to_string(report.cases.size()) + " scenario" + (report.cases.size() == 1 ? "" : "s") +
-         ": " + std::to_string(report.cases.size() - failed) + " passed, " +
-         std::to_string(failed) + " failed.\n\n";
+         ": " + std::to_string(report.cases.size() - failed - skipped) + " passed, " +
+         std::to_string(failed) + " failed" + interruption_note(report, skipped) + ".\n\n";
 
   out += "| scenario | expected | actual | executions | time | result |\n";
   out += "|---|---|---|---:|---:|---|\n";
   for (const GateCase& c : report.cases) {
     out += "| " + md_cell(c.scenario) + " | " + md_cell(c.expected) + " | " + md_cell(c.actual) +
            " | " + std::to_string(c.executions) + " | " + text::format_seconds(c.seconds) +
-           " s | " + (c.passed ? "pass" : "**FAIL**") + " |\n";
+           " s | " + result_word(c) + " |\n";
   }
 
   if (failed > 0) {
     out += "\n## Failures\n\n";
     for (const GateCase& c : report.cases) {
-      if (c.passed) continue;
+      if (c.passed || c.skipped) continue;
       out += "- **" + md_cell(c.scenario) + "** (" + md_cell(c.file) +
              "): " + md(c.failure.empty() ? "the expectation was not met" : c.failure);
       for (const auto& path : c.counterexample_paths)
@@ -268,10 +295,13 @@ std::string render_markdown_report(const GateReport& report) {
 std::string render_summary(const GateReport& report) {
   std::vector<const GateCase*> order;  // failed cases first, each group in run order
   for (const GateCase& c : report.cases)
-    if (!c.passed) order.push_back(&c);
+    if (!c.passed && !c.skipped) order.push_back(&c);
   const std::size_t failed = order.size();
   for (const GateCase& c : report.cases)
-    if (c.passed) order.push_back(&c);
+    if (c.passed || c.skipped) order.push_back(&c);
+  std::size_t skipped = 0;
+  for (const GateCase& c : report.cases)
+    if (c.skipped) ++skipped;
 
   auto counterexamples = [](const GateCase& c) {
     std::string s;
@@ -293,8 +323,9 @@ std::string render_summary(const GateReport& report) {
                            " scenario" + (report.cases.size() == 1 ? "" : "s") +
                            (failed == 1 ? " does not meet its expectation"
                                         : " do not meet their expectation");
-  out += "\n\n" + std::to_string(report.cases.size() - failed) + " passed, " +
-         std::to_string(failed) + " failed.\n";
+  if (!report.interrupted.empty()) out += " (" + md(report.interrupted) + ")";
+  out += "\n\n" + std::to_string(report.cases.size() - failed - skipped) + " passed, " +
+         std::to_string(failed) + " failed" + interruption_note(report, skipped) + ".\n";
   if (failed > 0) {
     out += "\n### Failures\n\n";
     for (std::size_t i = 0; i < failed; ++i) {
@@ -311,7 +342,7 @@ std::string render_summary(const GateReport& report) {
   for (const GateCase* c : order) {
     const std::string cx = counterexamples(*c);
     out += "| " + md_cell(c->scenario) + " | " + md_cell(c->expected) + " | " + md_cell(c->actual) +
-           " | " + (c->passed ? "pass" : "**FAIL**") + " | " + (cx.empty() ? "-" : cx) + " |\n";
+           " | " + result_word(*c) + " | " + (cx.empty() ? "-" : cx) + " |\n";
   }
   return out;
 }
@@ -319,7 +350,7 @@ std::string render_summary(const GateReport& report) {
 std::string render_github_annotations(const GateReport& report) {
   std::string out;
   for (const GateCase& c : report.cases) {
-    if (c.passed) continue;
+    if (c.passed || c.skipped) continue;
     std::string message = c.failure.empty() ? "the expectation was not met" : c.failure;
     message += "\nexpected: " + c.expected + "\nactual: " + c.actual;
     for (const auto& path : c.counterexample_paths)

@@ -57,7 +57,10 @@ struct GateCase {
   std::string expected;  ///< the expectation as the gate states it, e.g. "violation of X"
   std::string actual;    ///< the outcome, e.g. "holds", "violation of X", "incomplete (...)"
   bool passed = false;
-  std::string failure;  ///< why it failed, one line ("" when passed)
+  /// Not decided: the gate was interrupted while or before it ran (neither passed nor failed;
+  /// JUnit <skipped>). `failure` then says why.
+  bool skipped = false;
+  std::string failure;  ///< why it failed (or was skipped), one line ("" when passed)
   /// The counterexample files written, one per violated invariant (none if it held).
   std::vector<std::string> counterexample_paths;
   std::uint64_t executions = 0;
@@ -84,6 +87,9 @@ struct GateRule {
 struct GateReport {
   std::string name = "interleave gate";  ///< JUnit testsuite name, Markdown title
   std::vector<GateCase> cases;
+  /// "" when the gate ran to the end, else e.g. "interrupted by SIGINT": every report says so
+  /// (the cases it did not decide are skipped).
+  std::string interrupted;
   std::string tool_version;  ///< "interleave X.Y.Z" ("" unknown), the SARIF driver's version
   /// Every property the scenarios can report, sorted by id, each once (the SARIF rules).
   std::vector<GateRule> rules;

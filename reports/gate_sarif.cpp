@@ -15,7 +15,9 @@
 // "essential", the steps not involved "unimportant". A counterexample the scenario expects
 // carries a suppression (kind inSource, status accepted: its "expect" says so). A scenario that
 // fails its expectation gets one more result, of the rule "interleave.expectation", with the
-// gate's reason. No timings: byte-identical for identical outcomes.
+// gate's reason (a case the gate did not decide, being interrupted, gets none). An interrupted
+// gate's run has invocations[0] with executionSuccessful false and a notification saying why.
+// No timings: byte-identical for identical outcomes.
 #include "reports/gate_report.hpp"
 #include "reports/text_util.hpp"
 #include "reports/trace_view.hpp"
@@ -157,7 +159,7 @@ std::string render_sarif(const GateReport& report) {
                               {"preemptions", cx.preemptions}};
       results.push_back(std::move(result));
     }
-    if (!c.passed) {
+    if (!c.passed && !c.skipped) {
       results.push_back(
           {{"ruleId", std::string(kExpectationRule)},
            {"ruleIndex", rule_index.at(std::string(kExpectationRule))},
@@ -176,10 +178,23 @@ std::string render_sarif(const GateReport& report) {
     driver["version"] = str(report.tool_version.substr(prefix.size()));
   else if (!report.tool_version.empty())
     driver["version"] = str(report.tool_version);
-  const nlohmann::json log = {
-      {"$schema", std::string(kSchema)},
-      {"version", "2.1.0"},
-      {"runs", nlohmann::json::array({{{"tool", {{"driver", driver}}}, {"results", results}}})}};
+  nlohmann::json run = {{"tool", {{"driver", driver}}}, {"results", results}};
+  if (!report.interrupted.empty()) {
+    // An interrupted gate: the invocation did not complete, and a notification says why.
+    std::size_t skipped = 0;
+    for (const GateCase& c : report.cases)
+      if (c.skipped) ++skipped;
+    run["invocations"] = nlohmann::json::array(
+        {{{"executionSuccessful", false},
+          {"toolExecutionNotifications",
+           nlohmann::json::array({{{"level", "error"},
+                                   {"message", message("the gate was " + report.interrupted +
+                                                       ": " + std::to_string(skipped) +
+                                                       " scenario(s) not decided")}}})}}});
+  }
+  const nlohmann::json log = {{"$schema", std::string(kSchema)},
+                              {"version", "2.1.0"},
+                              {"runs", nlohmann::json::array({run})}};
   return log.dump(2) + "\n";
 }
 

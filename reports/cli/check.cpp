@@ -2,6 +2,8 @@
 #include "explorer/json_reader.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/cli/errors.hpp"
+#include "reports/cli/interrupt.hpp"
+#include "reports/cli/progress.hpp"
 #include "reports/cli/text.hpp"
 
 #include <chrono>
@@ -10,40 +12,6 @@
 #include <limits>
 
 namespace interleave::cli {
-
-namespace {
-
-// The progress line on a terminal: "name: 40960 executions (51200/s), 0.8s elapsed", redrawn in
-// place at most five times a second and erased when the scenario is done.
-class ProgressLine {
- public:
-  ProgressLine(std::ostream& err, std::string name) : err_(err), name_(std::move(name)) {}
-  ~ProgressLine() {
-    if (shown_) err_ << "\r\x1b[K" << std::flush;
-  }
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-
-  void update(const Stats& s) {
-    const auto now = std::chrono::steady_clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    shown_ = true;
-    const double rate =
-        s.elapsed_seconds > 0 ? static_cast<double>(s.executions) / s.elapsed_seconds : 0;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " (%.0f/s), %.1fs elapsed", rate, s.elapsed_seconds);
-    err_ << "\r" << name_ << ": " << s.executions << " executions" << buf << "\x1b[K" << std::flush;
-  }
-
- private:
-  std::ostream& err_;
-  std::string name_;
-  std::chrono::steady_clock::time_point last_;
-  bool shown_ = false;
-};
-
-}  // namespace
 
 int exit_code_of(Verdict v) {
   switch (v) {
@@ -91,8 +59,12 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   c->footer(
       "A counterexample is written to DIR/NAME.PROPERTY.trace.json (the scenario's name, the\n"
-      "violated property) the moment it is found. A progress line is shown on stderr when it is\n"
-      "a terminal.\n\n"
+      "violated property) the moment it is found. Progress goes to stderr: a line redrawn in\n"
+      "place on a terminal, else a line every 10 s of a long search.\n\n"
+      "SIGINT or SIGTERM (Ctrl-C) stops the search at the next execution: the summary is\n"
+      "printed with the verdict incomplete (interrupted), the counterexamples found are on\n"
+      "disk, and the exit code is 3 (1 if a violation was found); a second signal ends it at\n"
+      "once.\n\n"
       "Exit codes: 0 every scenario holds, 1 some violation, 3 some incomplete (and none "
       "violated),\n            2 bad input or usage, 4 internal error.\n\n"
       "Examples:\n"
@@ -117,19 +89,33 @@ int run_check(const CheckArgs& args, const Context& ctx) {
 
   int exit_code = static_cast<int>(ExitCode::kHolds);
   nlohmann::json summaries = nlohmann::json::array();
+  std::vector<std::string> not_run;  // after an interruption
+  std::string interrupted;           // "" or "interrupted by SIGINT"
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     const Scenario& scenario = scenarios[i];
+    if (!interrupted.empty()) {
+      not_run.push_back(scenario.name);
+      continue;
+    }
     RunContext run_ctx;
     run_ctx.tool_version = ctx.env.tool_version;
     run_ctx.out_dir = args.out_dir;
+    run_ctx.stop = &interrupt_requested();
     ScenarioRun run;
     {
       std::optional<ProgressLine> progress;
-      if (ctx.env.progress && !args.quiet) {
-        progress.emplace(ctx.err, scenario.name);
+      if ((ctx.env.progress || ctx.env.progress_lines) && !args.quiet) {
+        progress.emplace(ctx.err, scenario.name,
+                         ctx.env.progress ? ProgressLine::Mode::kTerminal
+                                          : ProgressLine::Mode::kLines,
+                         progress_estimator(scenario, settings[i], &interrupt_requested()));
         run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
       }
       run = run_scenario(scenario, settings[i], run_ctx);
+    }
+    if (run.result.interrupted) {
+      interrupted = interruption_text();
+      if (run.result.verdict == Verdict::kIncomplete) run.result.detail = interrupted;
     }
     const int code = exit_code_of(run.result.verdict);
     // violation (1) outranks incomplete (3), which outranks holds (0).
@@ -142,12 +128,27 @@ int run_check(const CheckArgs& args, const Context& ctx) {
     else
       ctx.out << format_run(scenario, run, args.quiet) << std::flush;
   }
-  if (args.json)
-    ctx.out << nlohmann::json{{"tool_version", ctx.env.tool_version},
-                              {"exit_code", exit_code},
-                              {"scenarios", summaries}}
-                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-            << "\n";
+  if (!interrupted.empty() && exit_code == static_cast<int>(ExitCode::kHolds))
+    exit_code = static_cast<int>(ExitCode::kIncomplete);
+  if (args.json) {
+    nlohmann::json doc{{"tool_version", ctx.env.tool_version},
+                       {"exit_code", exit_code},
+                       {"scenarios", summaries}};
+    if (!interrupted.empty()) {
+      doc["interrupted"] = interrupted;
+      doc["not_run"] = not_run;
+    }
+    ctx.out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else if (!interrupted.empty()) {
+    ctx.out << interrupted;
+    if (!not_run.empty()) {
+      ctx.out << ": " << not_run.size() << " scenario" << (not_run.size() == 1 ? "" : "s")
+              << " not run:";
+      for (const auto& n : not_run)
+        ctx.out << " " << n;
+    }
+    ctx.out << "\n" << std::flush;
+  }
   return exit_code;
 }
 

@@ -2,6 +2,7 @@
 
 #include "reports/cli/commands.hpp"
 #include "reports/cli/errors.hpp"
+#include "reports/cli/interrupt.hpp"
 #include "explorer/execution.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/schedule.hpp"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 
 namespace interleave::cli {
 
@@ -23,7 +25,8 @@ const char* const kFooter =
     "  0  holds: every scenario holds (complete search); other commands: success\n"
     "  1  violation: some property is violated (a counterexample was written)\n"
     "  2  bad input or usage (one message naming the file and JSON path; nothing written)\n"
-    "  3  incomplete: no violation found, but a bound or budget cut the search\n"
+    "  3  incomplete: no violation found, but a bound or budget cut the search, or SIGINT or\n"
+    "     SIGTERM interrupted it (the summary is printed, the files written are whole)\n"
     "  4  internal error\n\n"
     "A counterexample is written to out/NAME.PROPERTY.trace.json (the scenario's name, the\n"
     "violated property).\n\n"
@@ -32,7 +35,8 @@ const char* const kFooter =
     "  interleave replay out/NAME.PROPERTY.trace.json\n"
     "  interleave show out/NAME.PROPERTY.trace.json --format mermaid\n"
     "  interleave list\n"
-    "  interleave gate scenarios/ --junit gate.xml --report gate-report\n\n"
+    "  interleave gate scenarios/ --junit gate.xml --report gate-report\n"
+    "  interleave estimate scenario.json\n\n"
     "Run 'interleave COMMAND --help' for the options of a command.";
 
 int dispatch(const std::vector<std::string>& args, const Context& ctx) {
@@ -55,6 +59,7 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   ListArgs list;
   GateArgs gate;
   MatrixArgs matrix;
+  EstimateArgs estimate;
   CLI::App* check_cmd = add_check(app, check);
   CLI::App* replay_cmd = add_replay(app, replay);
   CLI::App* show_cmd = add_show(app, show);
@@ -62,12 +67,13 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   CLI::App* list_cmd = add_list(app, list);
   CLI::App* gate_cmd = add_gate(app, gate);
   CLI::App* matrix_cmd = add_matrix(app, matrix);
+  CLI::App* estimate_cmd = add_estimate(app, estimate);
 
   // An unknown command gets a did-you-mean rather than CLI11's "argument was not expected".
   if (!args.empty() && !args.front().empty() && args.front()[0] != '-') {
     std::vector<std::string> names;
     for (const CLI::App* sub : {check_cmd, replay_cmd, show_cmd, validate_cmd, list_cmd, gate_cmd,
-                                matrix_cmd})
+                                matrix_cmd, estimate_cmd})
       names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), args.front()) == names.end()) {
       ctx.err << "error: unknown command '" << args.front() << "'"
@@ -82,6 +88,11 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e, ctx.out, ctx.err) == 0 ? 0 : kBadInput;
   }
+  // The commands that search stop cleanly on SIGINT and SIGTERM (reports/cli/interrupt.hpp);
+  // the others keep the default action.
+  std::optional<InterruptHandlers> interrupts;
+  if (ctx.env.handle_interrupts && (*check_cmd || *gate_cmd || *estimate_cmd))
+    interrupts.emplace();
   if (*check_cmd) return run_check(check, ctx);
   if (*replay_cmd) return run_replay(replay, ctx);
   if (*show_cmd) return run_show(show, ctx);
@@ -89,6 +100,7 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   if (*list_cmd) return run_list(list, ctx);
   if (*gate_cmd) return run_gate(gate, ctx);
   if (*matrix_cmd) return run_matrix(matrix, ctx);
+  if (*estimate_cmd) return run_estimate(estimate, ctx);
   throw std::logic_error("no subcommand selected");
 }
 

@@ -28,6 +28,10 @@ enum class ExitCode : int {
 struct CliEnvironment {
   std::string tool_version = "interleave";  ///< e.g. "interleave 0.1.0", recorded in traces
   bool progress = false;  ///< stderr is a terminal: show a progress line while exploring
+  /// stderr is not a terminal: print a progress line every 10 s of a long search (CI logs).
+  bool progress_lines = false;
+  /// SIGINT and SIGTERM stop a search cleanly while a command runs (reports/cli/interrupt.hpp).
+  bool handle_interrupts = true;
 };
 
 /// Runs one command line (`args` without the program name). Never throws: bad input gives 2 with

@@ -2,12 +2,17 @@
 // and a function that runs it. cli.cpp wires them; a new subcommand adds one more pair.
 #pragma once
 
+#include "explorer/estimate.hpp"
 #include "reports/cli/cli.hpp"
+#include "reports/cli/progress.hpp"
 #include "reports/cli/run.hpp"
 #include "reports/trace.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
+#include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -100,6 +105,37 @@ struct MatrixArgs {
 };
 CLI::App* add_matrix(CLI::App& app, MatrixArgs& args);
 int run_matrix(const MatrixArgs& args, const Context& ctx);
+
+struct EstimateArgs {
+  std::vector<std::string> scenarios;
+  std::uint64_t probes = EstimateOptions::kDefaultProbes;
+  std::uint64_t seed = 0;
+  std::string strategy;  ///< "" : the scenario's
+  bool json = false;
+};
+CLI::App* add_estimate(CLI::App& app, EstimateArgs& args);
+int run_estimate(const EstimateArgs& args, const Context& ctx);
+
+/// What a scenario's search is expected to run (reports/cli/estimate.cpp).
+struct SearchEstimate {
+  enum class Kind : std::uint8_t {
+    kTree,        ///< dpor, dpor-all-writes, dfs: Knuth's estimate of the search's tree
+    kUpperBound,  ///< a bounded search (preemption-bound): the estimate of the DFS tree
+    kKnown,       ///< a sampling strategy: its own execution count, exactly
+  };
+  std::string strategy;
+  Kind kind = Kind::kTree;
+  EstimateOptions::Tree tree_shape = EstimateOptions::Tree::kSleepSets;
+  TreeEstimate tree;        ///< kTree, kUpperBound
+  std::uint64_t known = 0;  ///< kKnown
+};
+SearchEstimate estimate_search(const Scenario& scenario, const ExplorationSettings& settings,
+                               std::uint64_t probes, std::uint64_t seed,
+                               const std::atomic<bool>* stop);
+/// The estimate the progress line asks for once a search has run a while (nullopt for a
+/// bounded search). Keeps a reference to `scenario`.
+std::function<std::optional<ProgressEstimate>()> progress_estimator(
+    const Scenario& scenario, const ExplorationSettings& settings, const std::atomic<bool>* stop);
 
 /// The exit code of a verdict (holds 0, violation 1, incomplete 3).
 int exit_code_of(Verdict v);

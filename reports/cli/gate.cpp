@@ -6,13 +6,18 @@
 #include "reports/cli/commands.hpp"
 #include "reports/cli/errors.hpp"
 #include "reports/cli/expectation.hpp"
+#include "reports/cli/interrupt.hpp"
+#include "reports/cli/progress.hpp"
 #include "reports/formats.hpp"
 #include "reports/gate_report.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <algorithm>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string_view>
 
 namespace interleave::cli {
@@ -87,6 +92,17 @@ std::string relative_link(const std::string& path, const std::string& base) {
   return r.empty() ? p.generic_string() : r.generic_string();
 }
 
+// A violation of a property the scenario does not expect to be violated: a failure of the
+// expectation that no further search can undo.
+bool unexpected_violation(const Scenario& scenario, const ExplorationResult& r) {
+  for (const Counterexample& c : r.counterexamples) {
+    if (!scenario.expect || scenario.expect->verdict != Verdict::kViolation) return true;
+    const auto& expected = scenario.expect->invariants;
+    if (std::find(expected.begin(), expected.end(), c.invariant) == expected.end()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 CLI::App* add_gate(CLI::App& app, GateArgs& a) {
@@ -131,8 +147,11 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
       ";\n                  with --report DIR, its counterexamples are links relative to DIR\n"
       "  --github        '::error file=SCENARIO,title=...::REASON' per failed scenario on stdout,\n"
       "                  before the summary line (GitHub shows them on the scenario file)\n\n"
+      "SIGINT or SIGTERM stops the gate at the next execution: the scenario under way and the\n"
+      "ones not run are marked interrupted (JUnit: skipped) and every report is still written.\n\n"
       "Exit codes: 0 every scenario meets its expectation, 1 some does not,\n"
-      "            2 bad input or usage (nothing is run), 4 internal error.\n\n"
+      "            2 bad input or usage (nothing is run), 3 interrupted (and none failed),\n"
+      "            4 internal error.\n\n"
       "Examples:\n"
       "  interleave gate scenarios/\n"
       "  interleave gate scenarios/ --junit build/gate.xml --report build/gate-report\n"
@@ -180,26 +199,62 @@ int run_gate(const GateArgs& args, const Context& ctx) {
   std::vector<std::vector<std::string>> rows{
       {"scenario", "expected", "actual", "executions", "time", "result"}};
   std::size_t failed = 0;
+  std::size_t skipped = 0;
   for (const Scenario& scenario : scenarios) {
-    RunContext run_ctx;
-    run_ctx.tool_version = ctx.env.tool_version;
-    run_ctx.out_dir = out_dir;
-    const auto start = std::chrono::steady_clock::now();
-    const ScenarioRun run = run_scenario(scenario, scenario.exploration, run_ctx);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const ExpectationCheck check = check_expectation(scenario.expect, run.result);
-
     reports::GateCase c;
     c.scenario = scenario.name;
     c.file = scenario.file;
     c.expected = describe_expectation(scenario.expect);
+    if (!report.interrupted.empty()) {  // stopped at the scenario boundary: not run
+      c.skipped = true;
+      c.actual = "not run";
+      c.failure = "not run: the gate was " + report.interrupted;
+      ++skipped;
+      rows.push_back({c.scenario, c.expected, c.actual, "0", seconds_text(0), "not run"});
+      report.cases.push_back(std::move(c));
+      continue;
+    }
+    RunContext run_ctx;
+    run_ctx.tool_version = ctx.env.tool_version;
+    run_ctx.out_dir = out_dir;
+    run_ctx.stop = &interrupt_requested();
+    const auto start = std::chrono::steady_clock::now();
+    ScenarioRun run;
+    {
+      std::optional<ProgressLine> progress;
+      if ((ctx.env.progress || ctx.env.progress_lines) && !args.quiet) {
+        progress.emplace(ctx.err, scenario.name,
+                         ctx.env.progress ? ProgressLine::Mode::kTerminal
+                                          : ProgressLine::Mode::kLines,
+                         progress_estimator(scenario, scenario.exploration, &interrupt_requested()));
+        run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
+      }
+      run = run_scenario(scenario, scenario.exploration, run_ctx);
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (run.result.interrupted) {
+      report.interrupted = interruption_text();
+      if (run.result.verdict == Verdict::kIncomplete) run.result.detail = report.interrupted;
+    }
+    const ExpectationCheck check = check_expectation(scenario.expect, run.result);
+
     c.actual = describe_outcome(run.result);
     c.passed = check.met;
+    // An interrupted search decides nothing, unless what it found already fails the
+    // expectation (a violation that is not expected): it is neither passed nor failed.
+    if (run.result.interrupted && !check.met && !unexpected_violation(scenario, run.result)) {
+      c.skipped = true;
+      ++skipped;
+    }
     if (scenario.expect && scenario.expect->verdict == Verdict::kViolation)
       c.expected_violations = scenario.expect->invariants;
-    for (const auto& p : check.problems)
-      c.failure += (c.failure.empty() ? "" : "; ") + p;
+    if (c.skipped)
+      c.failure = "not decided: the search was " + report.interrupted + " after " +
+                  std::to_string(run.result.stats.executions) + " executions";
+    else
+      for (const auto& p : check.problems)
+        c.failure += (c.failure.empty() ? "" : "; ") + p;
     c.executions = run.result.stats.executions;
     c.seconds = seconds;
     for (const auto& file : run.trace_files) {
@@ -208,16 +263,17 @@ int run_gate(const GateArgs& args, const Context& ctx) {
       if (!args.report_dir.empty())
         c.counterexample_links.push_back(relative_link(file, args.report_dir));
     }
-    if (!c.passed) ++failed;
+    if (!c.passed && !c.skipped) ++failed;
     rows.push_back({c.scenario, c.expected, c.actual, std::to_string(c.executions),
-                    seconds_text(c.seconds), c.passed ? "pass" : "FAIL"});
+                    seconds_text(c.seconds),
+                    c.skipped ? "interrupted" : c.passed ? "pass" : "FAIL"});
     report.cases.push_back(std::move(c));
   }
 
   if (!args.quiet) {
     ctx.out << table(rows);
     for (const auto& c : report.cases) {
-      if (c.passed) continue;
+      if (c.passed || c.skipped) continue;
       ctx.out << "\nFAIL " << c.scenario << " (" << c.file << "): " << c.failure << "\n";
       for (const auto& path : c.counterexample_paths)
         ctx.out << "  counterexample: " << path << "\n";
@@ -225,9 +281,13 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     ctx.out << "\n";
   }
   if (args.github) ctx.out << reports::render_github_annotations(report);
-  ctx.out << "gate: " << (report.cases.size() - failed) << " of " << report.cases.size()
-          << " scenarios meet their expectation"
-          << (failed == 0 ? "" : ", " + std::to_string(failed) + " do not") << "\n"
+  ctx.out << "gate: " << (report.cases.size() - failed - skipped) << " of "
+          << report.cases.size() << " scenarios meet their expectation"
+          << (failed == 0 ? "" : ", " + std::to_string(failed) + " do not")
+          << (report.interrupted.empty() ? ""
+                                         : "; " + report.interrupted + ", " +
+                                               std::to_string(skipped) + " not decided")
+          << "\n"
           << std::flush;
 
   // The reports, in formats of the table of reports/formats.hpp.
@@ -241,7 +301,9 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     write_file_atomically(args.sarif, reports::gate_format("sarif").render(report));
   if (!args.summary.empty())
     write_file_atomically(args.summary, reports::gate_format("summary").render(report));
-  return failed == 0 ? static_cast<int>(ExitCode::kHolds) : static_cast<int>(ExitCode::kViolation);
+  if (failed > 0) return static_cast<int>(ExitCode::kViolation);
+  return report.interrupted.empty() ? static_cast<int>(ExitCode::kHolds)
+                                    : static_cast<int>(ExitCode::kIncomplete);
 }
 
 }  // namespace interleave::cli

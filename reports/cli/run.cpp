@@ -77,6 +77,7 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     options.on_progress = context.on_progress;
     options.progress_interval = std::max<std::uint64_t>(1, context.progress_interval);
   }
+  options.stop = context.stop;
   Explorer explorer(scenario.instance.program, std::move(options));
   run.result = explorer.explore(*strategy);
   return run;

@@ -8,6 +8,7 @@
 #include "reports/cli/scenario.hpp"
 #include "reports/trace.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -25,6 +26,8 @@ struct RunContext {
   /// Called every `progress_interval` executions (may be empty).
   std::function<void(const Stats&)> on_progress;
   std::uint64_t progress_interval = 1024;
+  /// Polled before every execution (ExploreOptions::stop); null: never stop from outside.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 /// How a decomposed run went (ExplorationSettings::decompose): one entry per owner.

@@ -17,7 +17,7 @@ using namespace interleave::test;
 namespace {
 
 const std::vector<std::string> kCommands = {"check", "replay", "show", "validate", "list", "gate",
-                                            "matrix"};
+                                            "matrix", "estimate"};
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
