@@ -162,6 +162,27 @@ class AccessList {
   std::size_t size_;
 };
 
+/// Lexicographic order of access lists (by object, then kind), transparent over vectors and
+/// spans: the key order of the stores of wide operations' lists.
+struct AccessListLess {
+  using is_transparent = void;
+  static bool less(std::span<const Access> a, std::span<const Access> b) {
+    return std::lexicographical_compare(
+        a.begin(), a.end(), b.begin(), b.end(), [](const Access& x, const Access& y) {
+          return x.object != y.object ? x.object < y.object : x.kind < y.kind;
+        });
+  }
+  bool operator()(const std::vector<Access>& a, const std::vector<Access>& b) const {
+    return less(a, b);
+  }
+  bool operator()(const std::vector<Access>& a, std::span<const Access> b) const {
+    return less(a, b);
+  }
+  bool operator()(std::span<const Access> a, const std::vector<Access>& b) const {
+    return less(a, b);
+  }
+};
+
 /// Storage for the access lists of wide operations: each distinct list is copied once and stays at
 /// the same address for the store's lifetime (an Explorer keeps one for all its executions, as it
 /// keeps its LabelStore).
@@ -171,25 +192,7 @@ class AccessListStore {
   AccessList intern(std::span<const Access> accesses);
 
  private:
-  struct Less {
-    using is_transparent = void;
-    static bool less(std::span<const Access> a, std::span<const Access> b) {
-      return std::lexicographical_compare(
-          a.begin(), a.end(), b.begin(), b.end(), [](const Access& x, const Access& y) {
-            return x.object != y.object ? x.object < y.object : x.kind < y.kind;
-          });
-    }
-    bool operator()(const std::vector<Access>& a, const std::vector<Access>& b) const {
-      return less(a, b);
-    }
-    bool operator()(const std::vector<Access>& a, std::span<const Access> b) const {
-      return less(a, b);
-    }
-    bool operator()(std::span<const Access> a, const std::vector<Access>& b) const {
-      return less(a, b);
-    }
-  };
-  std::set<std::vector<Access>, Less> lists_;  // nodes never move: their vectors stay put
+  std::set<std::vector<Access>, AccessListLess> lists_;  // nodes never move: their vectors stay put
 };
 
 /// A visible operation: its label and the accesses it performs. Up to kMaxAccesses are held in
@@ -206,7 +209,7 @@ struct Op {
   Label label;
   union {
     std::array<Access, kMaxAccesses> accesses{};  // when count <= kMaxAccesses
-    const Access* wide_accesses;                   // when count > kMaxAccesses (an AccessList)
+    const Access* wide_accesses;                  // when count > kMaxAccesses (an AccessList)
   };
   std::uint8_t count = 0;
 

@@ -7,6 +7,20 @@
 
 namespace interleave::reports {
 
+std::string objects_text(const std::vector<std::string>& objects) {
+  std::string t;
+  for (auto it = objects.begin(); it != objects.end(); ++it)
+    if (std::find(objects.begin(), it, *it) == it) t += (t.empty() ? "" : ", ") + *it;
+  return t;
+}
+
+std::string objects_text(const std::vector<ConflictingAccess>& accesses) {
+  std::vector<std::string> names;
+  for (const ConflictingAccess& a : accesses)
+    names.push_back(a.object);
+  return objects_text(names);
+}
+
 DiagramView diagram_view(const TraceDocument& doc, bool full) {
   const Counterexample& c = doc.counterexample;
   const std::size_t n = c.steps.size();

@@ -29,6 +29,12 @@ struct DiagramView {
   std::size_t left_out = 0;
 };
 
+/// "A, B": the objects of an edge's accesses, each once, in order (what the diagrams label an
+/// edge with).
+std::string objects_text(const std::vector<ConflictingAccess>& accesses);
+/// "A, B": the race's objects.
+std::string objects_text(const std::vector<std::string>& objects);
+
 /// The view of `doc`: its causal slice, or every step when `full`.
 DiagramView diagram_view(const TraceDocument& doc, bool full);
 

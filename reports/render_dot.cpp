@@ -97,17 +97,6 @@ std::string node_label(const TraceStep& step) {
   return label;
 }
 
-// The objects of a conflict edge, each once, in order.
-std::string objects_text(const std::vector<ConflictingAccess>& accesses) {
-  std::vector<std::string> names;
-  for (const ConflictingAccess& a : accesses)
-    if (std::find(names.begin(), names.end(), a.object) == names.end()) names.push_back(a.object);
-  std::string t;
-  for (const std::string& name : names)
-    t += (t.empty() ? "" : ", ") + name;
-  return t;
-}
-
 }  // namespace
 
 std::string render_dot(const TraceDocument& doc) {
@@ -196,16 +185,15 @@ std::string render_dot(const TraceDocument& doc, const DiagramOptions& options) 
     }
   }
   if (view.race_first && !race_drawn) {
-    std::string objects;
-    for (const std::string& o : view.race_objects)
-      objects += (objects.empty() ? "" : ", ") + o;
     const auto [edge, added] =
         boost::add_edge(vertex[*view.race_first], vertex[*view.race_second], g);
     if (added)
-      edge_attributes[edge] = {
-          {"class", "race"},       {"style", "bold"},
-          {"color", "darkorange"}, {"fontcolor", "darkorange"},
-          {"penwidth", "2.5"},     {"label", dot_text("the race: " + objects)}};
+      edge_attributes[edge] = {{"class", "race"},
+                               {"style", "bold"},
+                               {"color", "darkorange"},
+                               {"fontcolor", "darkorange"},
+                               {"penwidth", "2.5"},
+                               {"label", dot_text("the race: " + objects_text(view.race_objects))}};
   }
 
   vertex_attributes[violation_vertex] = {{"label", "violation\\n" + dot_lines(c.invariant, 40)},

@@ -96,17 +96,6 @@ std::string step_text(const TraceStep& step) {
                    (step.what.empty() ? "" : ": " + step.what));
 }
 
-/// The objects of an edge, in order, each once.
-std::string objects_text(const std::vector<ConflictingAccess>& accesses) {
-  std::vector<std::string> names;
-  for (const ConflictingAccess& a : accesses)
-    if (std::find(names.begin(), names.end(), a.object) == names.end()) names.push_back(a.object);
-  std::string t;
-  for (const std::string& name : names)
-    t += (t.empty() ? "" : ", ") + name;
-  return t;
-}
-
 }  // namespace
 
 std::string render_mermaid(const TraceDocument& doc) {
@@ -143,10 +132,8 @@ std::string render_mermaid(const TraceDocument& doc, const DiagramOptions& optio
   }
   if (view.race_first && !race_drawn &&
       c.steps[*view.race_first].actor != c.steps[*view.race_second].actor) {
-    std::string t;
-    for (const std::string& o : view.race_objects)
-      t += (t.empty() ? "" : ", ") + o;
-    into[*view.race_second].push_back({*view.race_first, "the race: " + t});
+    into[*view.race_second].push_back(
+        {*view.race_first, "the race: " + objects_text(view.race_objects)});
   }
 
   std::string out = "sequenceDiagram\n";

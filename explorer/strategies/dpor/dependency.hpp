@@ -218,25 +218,7 @@ class Dependency {
   std::vector<std::uint64_t> signature_;
   // wide_tracked: per list of accesses of a wide operation, its tracked accesses (map nodes do
   // not move, so a Tracked may refer to them).
-  struct ListLess {
-    using is_transparent = void;
-    static bool less(std::span<const Access> a, std::span<const Access> b) {
-      return std::lexicographical_compare(
-          a.begin(), a.end(), b.begin(), b.end(), [](const Access& x, const Access& y) {
-            return x.object != y.object ? x.object < y.object : x.kind < y.kind;
-          });
-    }
-    bool operator()(const std::vector<Access>& a, const std::vector<Access>& b) const {
-      return less(a, b);
-    }
-    bool operator()(const std::vector<Access>& a, std::span<const Access> b) const {
-      return less(a, b);
-    }
-    bool operator()(std::span<const Access> a, const std::vector<Access>& b) const {
-      return less(a, b);
-    }
-  };
-  mutable std::map<std::vector<Access>, std::vector<Access>, ListLess> wide_tracked_;
+  mutable std::map<std::vector<Access>, std::vector<Access>, AccessListLess> wide_tracked_;
 };
 
 inline void Tracked::add_ghosts(const Op& op, std::uint32_t ghosts, const Dependency& dependency) {
