@@ -33,7 +33,53 @@ std::string split_text(const SplitOptions& split, std::size_t prefixes) {
          " prefix" + (prefixes == 1 ? "" : "es");
 }
 
+// The prefixes at `depth`, and the enumeration's statistics.
+struct Enumerated {
+  std::vector<DporStrategy::Prefix> prefixes;
+  std::uint64_t executions = 0;
+  std::uint64_t blocked = 0;
+  std::string strategy;
+  bool interrupted = false;
+};
+
+Enumerated enumerate(const Program& program, const ExploreOptions& options,
+                     const DporStrategy::Options& dpor, std::size_t depth) {
+  DporStrategy enumerator(dpor);
+  enumerator.enumerate_prefixes(depth);
+  ExploreOptions eo;
+  eo.max_steps = options.max_steps;
+  eo.stack_size = options.stack_size;
+  eo.stop_on_first_violation = false;
+  eo.minimize = false;
+  eo.stop = options.stop;
+  Explorer explorer(program, eo);
+  const ExplorationResult er = explorer.explore(enumerator);
+  Enumerated e;
+  e.strategy = enumerator.name();
+  e.executions = er.stats.executions;
+  e.blocked = enumerator.blocked_prefixes();
+  e.interrupted = er.interrupted;
+  e.prefixes = std::move(enumerator.prefixes());
+  return e;
+}
+
 }  // namespace
+
+std::size_t choose_split_depth(const Program& program, const ExploreOptions& options,
+                               const DporStrategy::Options& dpor, std::size_t min_prefixes,
+                               std::size_t max_depth) {
+  for (std::size_t depth = 1; depth < max_depth; ++depth) {
+    const Enumerated e = enumerate(program, options, dpor, depth);
+    if (e.interrupted || e.prefixes.size() >= min_prefixes) return depth;
+    // A tree that ends above the depth (every prefix a whole execution) gets no wider.
+    bool deeper = false;
+    for (const auto& p : e.prefixes)
+      for (const auto& n : p.nodes)
+        if (n.kind == Decision::Kind::kActor && n.event + 1 == depth) deeper = true;
+    if (!deeper) return depth;
+  }
+  return max_depth;
+}
 
 SplitResult explore_split(const Program& program, const ExploreOptions& options,
                           const DporStrategy::Options& dpor, const SplitOptions& split) {
@@ -49,29 +95,17 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
   ExplorationResult& result = out.result;
 
   // The prefixes: the same, in the same order, in every process.
-  std::vector<DporStrategy::Prefix> prefixes;
-  {
-    DporStrategy enumerator(dpor);
-    enumerator.enumerate_prefixes(split.depth);
-    ExploreOptions eo;
-    eo.max_steps = options.max_steps;
-    eo.stack_size = options.stack_size;
-    eo.stop_on_first_violation = false;
-    eo.minimize = false;
-    eo.stop = options.stop;
-    Explorer explorer(program, eo);
-    const ExplorationResult er = explorer.explore(enumerator);
-    result.strategy = enumerator.name();
-    out.enumeration_executions = er.stats.executions;
-    out.blocked_prefixes = enumerator.blocked_prefixes();
-    if (er.interrupted) {
-      result.interrupted = true;
-      result.stats.elapsed_seconds = elapsed();
-      settle_verdict(result, "interrupted", {false, "interrupted"}, options.max_steps);
-      return out;
-    }
-    prefixes = std::move(enumerator.prefixes());
+  Enumerated enumerated = enumerate(program, options, dpor, split.depth);
+  result.strategy = enumerated.strategy;
+  out.enumeration_executions = enumerated.executions;
+  out.blocked_prefixes = enumerated.blocked;
+  if (enumerated.interrupted) {
+    result.interrupted = true;
+    result.stats.elapsed_seconds = elapsed();
+    settle_verdict(result, "interrupted", {false, "interrupted"}, options.max_steps);
+    return out;
   }
+  std::vector<DporStrategy::Prefix> prefixes = std::move(enumerated.prefixes);
   out.prefixes = prefixes.size();
   if (split.shard_index == 0) {
     result.stats.executions += out.blocked_prefixes;

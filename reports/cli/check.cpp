@@ -73,10 +73,9 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   c->add_option("--jobs,-j", a.jobs,
-                "Search on N threads (0: one per core): a DPOR search is split (split_depth, "
-                "depth " + std::to_string(SplitOptions{}.depth) +
-                    " unless set) and its output is the same for every N; other strategies run "
-                    "on one thread")
+                "Search on N threads (0: one per core): a DPOR search is split (at split_depth, "
+                "else the smallest depth with 8 prefixes) and its output is the same for every "
+                "N; other strategies run on one thread")
       ->type_name("N")
       ->check(CLI::Range(0u, kMaxJobs));
   c->add_option("--shard", a.shard,
@@ -130,21 +129,22 @@ unsigned jobs_of(unsigned jobs) {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// --jobs on a strategy that cannot be split runs it on one thread; --shard refuses it.
-void settle_split(ExplorationSettings& settings, unsigned jobs, const Shard& shard,
+// --jobs on a strategy that cannot be split runs it on one thread; --shard refuses it. True when
+// the search is to be split at a depth chosen for it (choose_split_depth).
+bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shard& shard,
                   const Scenario& scenario) {
   const bool asked = shard.count > 1 || (jobs > 1 && split_options_for(settings));
-  if (!asked && settings.split_depth == 0) return;
+  if (!asked && settings.split_depth == 0) return false;
   if (settings.decompose)
     throw UsageError(scenario.name + ": a decomposed search is not split (--jobs, --shard and "
                                      "split_depth are for a whole search)");
   if (!split_options_for(settings)) {
-    if (!asked) return;  // the strategy ignores split_depth, as other strategies' keys
+    if (!asked) return false;  // the strategy ignores split_depth, as other strategies' keys
     throw UsageError(scenario.name + ": strategy " + settings.strategy +
                      " cannot be split into shards: --shard splits a DPOR search (dpor, "
                      "dpor-all-writes)");
   }
-  if (settings.split_depth == 0) settings.split_depth = SplitOptions{}.depth;
+  return settings.split_depth == 0;
 }
 
 }  // namespace
@@ -155,11 +155,12 @@ int run_check(const CheckArgs& args, const Context& ctx) {
   const std::vector<Scenario> scenarios = load_scenarios(
       args.scenarios, ctx.models, parse_scenario_overrides(args.preset, args.sets));
   std::vector<ExplorationSettings> settings;
+  std::vector<bool> choose_depth;  // split at a depth chosen for the scenario
   for (const auto& s : scenarios) {
     settings.push_back(apply_overrides(s.exploration, args.overrides));
     make_strategy_for(settings.back());  // impossible parameters fail before anything runs
     check_decomposable(s, settings.back());  // so does a decomposition the model refuses
-    settle_split(settings.back(), jobs, shard, s);  // and an impossible split
+    choose_depth.push_back(settle_split(settings.back(), jobs, shard, s));  // and a bad split
   }
   check_output_directory("--out", args.out_dir);  // before anything runs
 
@@ -180,6 +181,12 @@ int run_check(const CheckArgs& args, const Context& ctx) {
     run_ctx.jobs = jobs;
     run_ctx.shard_index = shard.index;
     run_ctx.shard_count = shard.count;
+    if (choose_depth[i]) {  // recorded in the settings: the output says which depth it was
+      ExploreOptions o = explore_options_for(settings[i]);
+      o.stop = &interrupt_requested();
+      settings[i].split_depth = choose_split_depth(scenario.instance.program, o,
+                                                   *split_options_for(settings[i]));
+    }
     ScenarioRun run;
     {
       std::optional<ProgressLine> progress;

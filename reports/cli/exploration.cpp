@@ -1,6 +1,5 @@
 #include "reports/cli/exploration.hpp"
 
-#include "explorer/split.hpp"
 #include "reports/cli/errors.hpp"
 
 #include <algorithm>
@@ -162,9 +161,9 @@ std::vector<Entry> make_table() {
   k.default_value = defaults.split_depth;
   k.help =
       "split the search at this depth (steps) into prefixes searched independently, by --jobs "
-      "threads or --shard processes (0: one search; --jobs or --shard alone split at depth " +
-      std::to_string(SplitOptions{}.depth) +
-      "); the result depends on the depth, never on the number of threads or shards";
+      "threads or --shard processes (0: one search; with --jobs or --shard, the smallest depth "
+      "with 8 prefixes); the result depends on the depth, never on the number of threads or "
+      "shards";
   for (const StrategyDescriptor& d : strategy_registry())
     if (d.split) k.strategies.emplace_back(d.name);
   k.flag = "--split-depth";

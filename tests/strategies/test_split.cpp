@@ -191,6 +191,31 @@ TEST_CASE("split: the first violation and a budget cut the same place with 1 or 
   CHECK(compared == 20);
 }
 
+TEST_CASE("split: the chosen depth is the smallest with enough prefixes", "[split]") {
+  std::uint64_t deep = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    RandomProgram rp(seed);
+    Sink sink;
+    const Program program = rp.program(&sink);
+    const std::size_t depth = choose_split_depth(program, exhaustive(), {}, 6);
+    INFO("seed " << seed << ": depth " << depth);
+    SplitOptions split;
+    split.depth = depth;
+    const std::size_t at = explore_split(program, exhaustive(), {}, split).prefixes;
+    if (depth > 1) {
+      ++deep;
+      split.depth = depth - 1;
+      CHECK(explore_split(program, exhaustive(), {}, split).prefixes < 6);
+    }
+    if (at < 6) {  // then the tree ends above the depth: one more level adds nothing
+      split.depth = depth + 1;
+      CHECK(explore_split(program, exhaustive(), {}, split).prefixes == at);
+    }
+    CHECK(choose_split_depth(program, exhaustive(), {}, 6) == depth);  // deterministic
+  }
+  CHECK(deep > 10);
+}
+
 TEST_CASE("split: impossible splits are refused", "[split]") {
   RandomProgram rp(1);
   Sink sink;
