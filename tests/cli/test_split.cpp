@@ -74,8 +74,8 @@ TEST_CASE("check --shard under GNU parallel, then merge: the split search's verd
     std::vector<std::string> args = {"merge", "--json"};
     args.insert(args.end(), shards.begin(), shards.end());
     const CliResult merged = run_binary(args);
-    const CliResult whole = run_binary({"check", file, "--json", "--all-violations",
-                                        "--split-depth", "4", "--out", (tmp / "w")});
+    const CliResult whole =
+        run_binary({"check", file, "--json", "--all-violations", "--jobs", "2", "--out", tmp / "w"});
     INFO(merged.err);
     const json m = json::parse(merged.out)["scenarios"][0];
     const json w = summary(whole)["scenarios"][0];
@@ -113,11 +113,11 @@ TEST_CASE("merge refuses summaries of different searches and non-shards", "[cli]
   const std::string a = (tmp / "a.json"), b = (tmp / "b.json"),
                     c = (tmp / "c.json");
   std::system((shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(kHolds) +
-               " --shard 1/2 --json --out " + shell_quote((tmp / "o")) + " > " +
+               " --shard 1/2 --split-depth 2 --json --out " + shell_quote((tmp / "o")) + " > " +
                shell_quote(a))
                   .c_str());
   std::system((shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(kHolds) +
-               " --shard 2/2 --split-depth 3 --json --out " + shell_quote((tmp / "o")) +
+               " --shard 2/2 --split-depth 5 --json --out " + shell_quote((tmp / "o")) +
                " > " + shell_quote(b))
                   .c_str());
   std::system((shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(kHolds) +
