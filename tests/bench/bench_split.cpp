@@ -1,14 +1,16 @@
 // Benchmark of the split search (explorer/split.hpp; prints figures, not a timed test).
 //
-// On an exhaustive configuration of the StarRocks model (default: the large configuration's two
-// clients, one on a follower, and two cleaner passes, no TaskRun, 3 FEs, pr-79339: 686 043 traces),
+// On an exhaustive configuration of the StarRocks model (default: one async TaskRun, one client,
+// two cleaner passes under pr-79339-register-then-start; with passes = 3 it is the configuration
+// of docs/strategies.md, 1.36 million traces, about 14 s single-threaded on the 2-core machine),
 // in one run: the single DPOR search; the split search on 1, 2 and 4 threads, with the speed-up
 // of each over the split search on one thread and over the single search; and 16 shards run one
 // after another, with their total time over the split search on one thread (the price of
 // enumerating the prefixes again in each shard). Every run must agree on the verdict and on the
 // complete executions (one per trace): the benchmark says so, or fails.
 //
-// Usage: bench_split [depth=4] [config=clients] [passes]
+// Usage: bench_split [depth=0] [config=rts-two-passes] [passes]
+//   depth: 0 chooses it as check --jobs does (the smallest depth with 8 prefixes).
 //   config: clients (above), or rts-two-passes (one async TaskRun of one iteration, one client,
 //   two passes, pr-79339-register-then-start: the scenario register-then-start-two-passes), or
 //   three-clients (clients with a third client, on the leader); passes: the cleaner's.
@@ -79,8 +81,7 @@ void print(const char* what, const ExplorationResult& r, double secs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::size_t depth = argc > 1 ? static_cast<std::size_t>(std::atoi(argv[1])) : 4;
-  const std::string config = argc > 2 ? argv[2] : "clients";
+  const std::string config = argc > 2 ? argv[2] : "rts-two-passes";
   WorldConfig world = config == "rts-two-passes" ? rts_world() : clients_world();
   if (config == "three-clients") {  // clients with a third client, on the leader
     ClientConfig c3;
@@ -89,6 +90,10 @@ int main(int argc, char** argv) {
   }
   if (argc > 3) world.actors.cleaner.passes = std::atoi(argv[3]);
   const Program program = make_program(world);
+  // 0 (the default): the depth check --jobs chooses (choose_split_depth).
+  const std::size_t depth = argc > 1 && std::atoi(argv[1]) > 0
+                                ? static_cast<std::size_t>(std::atoi(argv[1]))
+                                : choose_split_depth(program, exhaustive(), {});
   bool agree = true;
 
   auto t0 = std::chrono::steady_clock::now();
