@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -19,11 +20,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One prefix of this shard: searched by one worker, committed in order by the calling thread.
+using Key = std::vector<std::uint32_t>;
+
+// One prefix of this shard: searched by one worker, committed in key order by the calling thread.
 struct Job {
-  std::size_t prefix = 0;  // index among all prefixes
+  enum class State : std::uint8_t { kPending, kRunning, kDone };
+  Key key;
+  DporStrategy::Prefix prefix;
+  bool split_off = false;  // split off a larger prefix while it ran
   std::atomic<bool> stop{false};
-  bool done = false;  // guarded by the mutex, as the two below
+  State state = State::kPending;  // guarded by the mutex, as the two below
   ExplorationResult result;
   Coverage coverage;
 };
@@ -112,124 +118,169 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
     result.stats.blocked += out.blocked_prefixes;
   }
 
-  std::vector<std::unique_ptr<Job>> jobs;
+  // The jobs, in commit order: a prefix's key is its index; a prefix split off a job while it ran
+  // (split_when_large) comes after that job and before the job's next sibling: its key is the
+  // job's, then (kLate - the split's number) so that a later, deeper split comes first, then the
+  // child's position.
+  constexpr std::uint32_t kLate = 1u << 30;
+  std::map<Key, std::unique_ptr<Job>> jobs;  // guarded by mutex
   for (std::size_t i = split.shard_index; i < prefixes.size(); i += split.shard_count) {
-    jobs.push_back(std::make_unique<Job>());
-    jobs.back()->prefix = i;
+    auto job = std::make_unique<Job>();
+    job->key = {static_cast<std::uint32_t>(i)};
+    job->prefix = std::move(prefixes[i]);
+    jobs.emplace(job->key, std::move(job));
   }
   out.shard_prefixes = jobs.size();
 
   std::mutex mutex;
-  std::condition_variable finished;
-  std::vector<Stats> latest(jobs.size());  // progress of each job (guarded by mutex)
-  std::atomic<std::size_t> next{0};
-  // The first job (position in `jobs`) with a violation, when the search stops at the first one:
-  // the jobs after it are not committed, so they are not run, or are stopped.
-  std::atomic<std::size_t> first_violation{std::numeric_limits<std::size_t>::max()};
+  std::condition_variable changed;
+  std::size_t running = 0;
+  std::map<Key, Stats> latest;  // progress of each job run so far (guarded by mutex)
+  // The first job with a violation, when the search stops at the first one: the jobs after it
+  // are not committed, so they are not run, or are stopped.
+  std::optional<Key> first_violation;
+  bool quit = false;  // the commit is over: the workers stop
   const Stats committed_base = result.stats;
+  std::atomic<std::size_t> wrapped_jobs{0};  // jobs given to split.wrap
+  // Splitting a job further would not cut an execution budget at the same execution (a budget
+  // re-runs a job); so a budget keeps the prefixes of the depth.
+  const std::uint64_t split_after = options.max_executions != 0 ? 0 : split.split_after;
 
-  auto run_job = [&](std::size_t pos, std::uint64_t max_executions) {
-    Job& job = *jobs[pos];
+  // Runs one job's search (on any thread): its prefix, with `max_executions`, handing the
+  // prefixes it splits off to the queue.
+  auto run_job = [&](Job& job, std::uint64_t max_executions, bool may_split) {
     ExploreOptions jo = options;
     jo.on_counterexample = {};
     jo.stop = &job.stop;
     jo.max_executions = max_executions;
     if (options.time_budget_seconds > 0)
       jo.time_budget_seconds = std::max(options.time_budget_seconds - elapsed(), 1e-9);
+    const Key key = job.key;
     if (options.on_progress) {
-      jo.on_progress = [&, pos](const Stats& s) {
+      jo.on_progress = [&, key](const Stats& st) {
         std::lock_guard lock(mutex);
-        latest[pos] = s;
+        latest[key] = st;
         Stats total = committed_base;
-        for (const Stats& l : latest)
+        for (const auto& [k, l] : latest)
           total += l;
         total.elapsed_seconds = elapsed();
         options.on_progress(total);
       };
     }
-    DporStrategy strategy(dpor, prefixes[job.prefix]);
-    std::unique_ptr<Strategy> wrapped = split.wrap ? split.wrap(strategy, job.prefix) : nullptr;
+    DporStrategy strategy(dpor, job.prefix);
+    std::uint32_t split_number = 0;
+    if (may_split && split_after != 0)
+      strategy.split_when_large(split_after, [&, key](std::vector<DporStrategy::Prefix> kids) {
+        std::lock_guard lock(mutex);
+        ++split_number;
+        for (std::size_t c = 0; c < kids.size(); ++c) {
+          auto child = std::make_unique<Job>();
+          child->key = key;
+          child->key.push_back(kLate - split_number);
+          child->key.push_back(static_cast<std::uint32_t>(c));
+          child->prefix = std::move(kids[c]);
+          child->split_off = true;
+          if (first_violation && *first_violation < child->key) child->stop = true;
+          jobs.emplace(child->key, std::move(child));
+        }
+        changed.notify_all();
+      });
+    std::unique_ptr<Strategy> wrapped =
+        split.wrap ? split.wrap(strategy, wrapped_jobs.fetch_add(1)) : nullptr;
     Explorer explorer(program, jo);
     ExplorationResult r = explorer.explore(wrapped ? *wrapped : strategy);
     return std::make_pair(std::move(r), strategy.coverage());
   };
 
+  auto stop_all = [&] {  // with the mutex held
+    for (auto& [k, j] : jobs)
+      j->stop = true;
+  };
+
   auto worker = [&] {
+    std::unique_lock lock(mutex);
     for (;;) {
-      const std::size_t pos = next.fetch_add(1);
-      if (pos >= jobs.size()) return;
-      Job& job = *jobs[pos];
-      std::optional<std::pair<ExplorationResult, Coverage>> r;
-      if (pos <= first_violation.load() && !job.stop.load()) {
-        r = run_job(pos, options.max_executions);  // a ProgramError ends the thread
-        if (options.stop_on_first_violation && !r->first.counterexamples.empty()) {
-          std::size_t seen = first_violation.load();
-          while (pos < seen && !first_violation.compare_exchange_weak(seen, pos)) {
-          }
-          for (std::size_t k = pos + 1; k < jobs.size(); ++k)
-            jobs[k]->stop = true;
+      if (quit) return;
+      // The first job not started: the commit waits for the earliest ones.
+      Job* job = nullptr;
+      for (auto& [k, j] : jobs)
+        if (j->state == Job::State::kPending) {
+          job = j.get();
+          break;
         }
+      if (job == nullptr) {
+        if (running == 0) return;  // nothing left, and nothing that could split off more
+        changed.wait(lock);
+        continue;
       }
-      std::lock_guard lock(mutex);
+      job->state = Job::State::kRunning;
+      ++running;
+      const bool skip = job->stop.load() || (first_violation && *first_violation < job->key);
+      lock.unlock();
+      std::optional<std::pair<ExplorationResult, Coverage>> r;
+      if (!skip) r = run_job(*job, options.max_executions, true);  // a ProgramError ends the thread
+      lock.lock();
+      --running;
       if (r) {
-        job.result = std::move(r->first);
-        job.coverage = std::move(r->second);
+        if (options.stop_on_first_violation && !r->first.counterexamples.empty() &&
+            (!first_violation || job->key < *first_violation)) {
+          first_violation = job->key;
+          for (auto& [k, j] : jobs)
+            if (job->key < k) j->stop = true;
+        }
+        job->result = std::move(r->first);
+        job->coverage = std::move(r->second);
       } else {
-        job.result.interrupted = true;  // not run: after a violation, or stopped
-        job.coverage = {false, "not run"};
+        job->result.interrupted = true;  // not run: after a violation, or stopped
+        job->coverage = {false, "not run"};
       }
-      job.done = true;
-      finished.notify_all();
+      job->state = Job::State::kDone;
+      changed.notify_all();
     }
   };
 
-  auto stop_all = [&] {
-    for (auto& j : jobs)
-      j->stop = true;
-  };
   // Workers; an exception in one (a ProgramError) is kept and rethrown here.
   std::exception_ptr failure;
-  std::mutex failure_mutex;
   std::vector<std::thread> threads;
-  const std::size_t thread_count = std::min<std::size_t>(split.jobs, std::max<std::size_t>(
-                                                                         jobs.size(), 1));
-  for (std::size_t t = 0; t < thread_count; ++t)
+  for (unsigned t = 0; t < split.jobs; ++t)
     threads.emplace_back([&] {
       try {
         worker();
       } catch (...) {
-        {
-          std::lock_guard lock(failure_mutex);
-          if (!failure) failure = std::current_exception();
-        }
+        std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        --running;
         stop_all();
-        std::lock_guard l2(mutex);
-        finished.notify_all();
+        quit = true;
+        changed.notify_all();
       }
     });
 
-  // Commit in prefix order.
+  // Commit in key order: the first job, once it is done (a job still running may split off
+  // prefixes, which come right after it, before every later one).
   std::set<std::string> reported;
   std::string cut;
   bool complete = true;
   std::string description;  // of the jobs' coverage: a weaker one ("DPOR with ...") wins
-  for (std::size_t pos = 0; pos < jobs.size(); ++pos) {
-    Job& job = *jobs[pos];
+  for (;;) {
+    std::unique_ptr<Job> taken;
     {
       std::unique_lock lock(mutex);
-      while (!job.done) {
-        {
-          std::lock_guard fl(failure_mutex);
-          if (failure) break;
-        }
+      for (;;) {
+        if (failure) break;
         if (options.stop != nullptr && options.stop->load()) stop_all();
-        finished.wait_for(lock, std::chrono::milliseconds(20));
+        if (jobs.empty()) break;
+        Job& first = *jobs.begin()->second;
+        if (first.state == Job::State::kDone) {
+          taken = std::move(jobs.begin()->second);
+          jobs.erase(jobs.begin());
+          break;
+        }
+        changed.wait_for(lock, std::chrono::milliseconds(20));
       }
+      if (failure || !taken) break;
     }
-    {
-      std::lock_guard fl(failure_mutex);
-      if (failure) break;
-    }
+    Job& job = *taken;
     if (options.max_executions != 0 && result.stats.executions >= options.max_executions) {
       cut = "the execution budget (" + std::to_string(options.max_executions) +
             " executions) ran out";
@@ -242,7 +293,7 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
     if (options.max_executions != 0 &&
         result.stats.executions + r.stats.executions > options.max_executions) {
       // Cut at the same execution as one search in prefix order would: run it again, shorter.
-      auto again = run_job(pos, options.max_executions - result.stats.executions);
+      auto again = run_job(job, options.max_executions - result.stats.executions, false);
       r = std::move(again.first);
       coverage = std::move(again.second);
       budget_cut = true;
@@ -255,13 +306,14 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
     for (Counterexample& c : r.counterexamples) {
       if (!reported.insert(c.invariant).second) continue;
       result.counterexamples.push_back(std::move(c));
-      out.counterexample_prefix.push_back(job.prefix);
+      out.counterexample_prefix.push_back(job.key);
       if (options.on_counterexample) {
         Stats so_far = result.stats;
         so_far.elapsed_seconds = elapsed();
         options.on_counterexample(result.counterexamples.back(), so_far);
       }
     }
+    if (job.split_off) ++out.split_off_prefixes;
     if (coverage.complete) {
       ++out.searched_prefixes;
       if (description.empty() ||
@@ -291,13 +343,20 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
       break;
     }
   }
-  stop_all();
+  std::size_t left = 0;
+  {
+    std::lock_guard lock(mutex);
+    left = jobs.size();
+    stop_all();
+    quit = true;
+    changed.notify_all();
+  }
   for (std::thread& t : threads)
     t.join();
   if (failure) std::rethrow_exception(failure);
+  if (left != 0) complete = false;
 
   result.stats.elapsed_seconds = elapsed();
-  if (out.searched_prefixes < jobs.size()) complete = false;
   out.part_complete = complete;
   const std::string how = split_text(split, prefixes.size());
   out.coverage = description + ", " + how;

@@ -48,9 +48,14 @@ struct SplitOptions {
   /// This process searches the prefixes i with i % shard_count == shard_index (0-based).
   std::size_t shard_index = 0;
   std::size_t shard_count = 1;
-  /// For tests: wraps the strategy that searches below prefix `prefix` (e.g. to canonicalise
-  /// each execution). Called from the worker threads; null: none.
-  std::function<std::unique_ptr<Strategy>(Strategy& inner, std::size_t prefix)> wrap;
+  /// A prefix whose search has run this many executions splits off the alternatives of its first
+  /// node below the fixed part as new prefixes, and again every as many (0: never): "split deeper
+  /// when a prefix is large", deterministically (it depends on that search alone). Not with an
+  /// execution budget (ExploreOptions::max_executions), which keeps the prefixes of the depth.
+  std::uint64_t split_after = 20'000;
+  /// For tests: wraps the strategy that searches below a prefix (e.g. to canonicalise each
+  /// execution). Called from the worker threads; null: none.
+  std::function<std::unique_ptr<Strategy>(Strategy& inner, std::size_t job)> wrap;
 };
 
 struct SplitResult {
@@ -60,9 +65,13 @@ struct SplitResult {
   ExplorationResult result;
   std::size_t prefixes = 0;  ///< prefixes of the whole split (every shard sees the same ones)
   std::size_t shard_prefixes = 0;     ///< prefixes of this shard
-  std::size_t searched_prefixes = 0;  ///< of this shard, searched to their end
-  /// counterexample_prefix[i]: the prefix below which result.counterexamples[i] was found.
-  std::vector<std::size_t> counterexample_prefix;
+  std::size_t searched_prefixes = 0;  ///< of this shard (split-off ones too), searched to the end
+  /// counterexample_prefix[i]: the prefix below which result.counterexamples[i] was found: its
+  /// index among the prefixes of the depth, then, for one split off a larger prefix, its place
+  /// there (prefixes compare in commit order as these vectors compare).
+  std::vector<std::vector<std::uint32_t>> counterexample_prefix;
+  /// Prefixes split off larger ones while they ran (split_after), searched too.
+  std::size_t split_off_prefixes = 0;
   /// Executions that enumerated the prefixes (the price of a split: each shard pays it).
   std::uint64_t enumeration_executions = 0;
   /// Executions of the enumeration sleep-set blocked above the depth (counted by shard 0 in

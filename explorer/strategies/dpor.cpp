@@ -24,9 +24,59 @@ DporStrategy::DporStrategy(Options options, Prefix prefix) : DporStrategy(option
     }
     s_.path.push(n);
   }
-  s_.floor = s_.path.size();
+  s_.floor = fixed_ = s_.path.size();
+  if (prefix.has_first) {  // that decision is fixed too
+    first_index_ = s_.path.size();
+    s_.floor = fixed_ = first_index_ + 1;
+    prefix.nodes.clear();
+    first_ = std::move(prefix);
+  }
   s_.below_prefix = true;
   s_.path.rewind();
+}
+
+void DporStrategy::split_when_large(std::uint64_t after,
+                                    std::function<void(std::vector<Prefix>)> spawn) {
+  split_after_ = after;
+  spawn_ = std::move(spawn);
+}
+
+void DporStrategy::split_first_node() {
+  if (s_.path.size() <= fixed_) return;  // nothing below the fixed part
+  Node& n = s_.path[fixed_];
+  Prefix base;
+  base.nodes.reserve(fixed_);
+  for (std::size_t i = 0; i < fixed_; ++i)
+    base.nodes.push_back(s_.path[i]);
+  std::vector<Prefix> children;
+  if (n.kind == Decision::Kind::kActor) {
+    // As full branching would: every actor neither asleep nor explored, each with the ones
+    // before it asleep.
+    ActorSet before = n.done;
+    n.enabled().minus(n.sleep | n.done).for_each([&](ActorId a) {
+      Prefix c = base;
+      c.has_first = true;
+      c.first_kind = Decision::Kind::kActor;
+      c.first = a;
+      c.first_done = before;
+      before.insert(a);
+      children.push_back(std::move(c));
+    });
+    s_.wakeup.free_subtree(n.pending);  // those branches are the children's now
+    n.pending = kNil;
+  } else {
+    for (std::uint32_t v = n.chosen + 1; v < n.options; ++v) {
+      Prefix c = base;
+      c.has_first = true;
+      c.first_kind = Decision::Kind::kChoice;
+      c.first = v;
+      children.push_back(std::move(c));
+    }
+  }
+  ++fixed_;
+  s_.floor = fixed_;
+  ++splits_;
+  if (!children.empty()) spawn_(std::move(children));
 }
 
 void DporStrategy::enumerate_prefixes(std::size_t depth) {
@@ -71,6 +121,10 @@ bool DporStrategy::begin_execution() {
     started_ = true;
     return true;
   }
+  if (split_after_ != 0 && ++since_split_ >= split_after_) {
+    since_split_ = 0;
+    split_first_node();
+  }
   // Backtrack: the deepest node with an alternative left (the next wakeup-tree branch of an actor
   // node, the next value of a choice node); the nodes below it are finished.
   detail::dpor::WakeupTrees& tree = s_.wakeup;
@@ -91,7 +145,7 @@ bool DporStrategy::begin_execution() {
     tree[w].child = kNil;
     tree.free_subtree(w);
     return next;
-  }, enumerate_depth_ != 0 ? 0 : s_.floor);
+  }, fixed_);
   if (!at) {
     exhausted_ = true;
     return false;
@@ -194,6 +248,19 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
       break;
     }
   }
+  if (first_ && s_.path.size() == first_index_) {  // the decision this prefix was split off with
+    const auto a = static_cast<ActorId>(first_->first);
+    if (first_->first_kind != Decision::Kind::kActor || !point.enabled.contains(a) ||
+        n.sleep.contains(a))
+      throw nondeterminism::actors(point.step);
+    s_.wakeup.free_subtree(n.pending);
+    n.pending = kNil;
+    n.chosen = a;
+    n.done = first_->first_done | ActorSet::single(a);
+    compute_child_sleep(n, point);
+    s_.event_node.push_back(static_cast<std::uint32_t>(s_.path.size()));
+    return s_.path.push(n).actor();
+  }
   detail::dpor::WakeupTrees& tree = s_.wakeup;
   const std::uint32_t w = take_pending(n.pending, point.enabled, n.sleep, &point);
   if (w != kNil) {
@@ -227,8 +294,14 @@ std::optional<std::uint32_t> DporStrategy::next_choice(const ChoicePoint& point)
     s_.choice_in_step[point.step - 1] = true;
   }
   if (const Node* n = s_.path.replay(point)) return n->chosen;
-  s_.path.push_choice(point).event = static_cast<std::uint32_t>(point.step);
-  return 0u;
+  Node& n = s_.path.push_choice(point);
+  n.event = static_cast<std::uint32_t>(point.step);
+  if (first_ && s_.path.size() - 1 == first_index_) {  // the value this prefix was split off with
+    if (first_->first_kind != Decision::Kind::kChoice || first_->first >= point.n)
+      throw nondeterminism::choice(point.step);
+    n.chosen = first_->first;
+  }
+  return n.chosen;
 }
 
 void DporStrategy::end_execution(const ExecutionRecord& record) {

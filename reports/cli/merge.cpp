@@ -157,7 +157,7 @@ int run_merge(const MergeArgs& args, const Context& ctx) {
     json stats = json::object();
     std::map<std::string, std::uint64_t> coverage;
     struct Found {
-      std::uint64_t prefix;
+      std::vector<std::uint64_t> prefix;  // compared in commit order (explorer/split.hpp)
       json counterexample;
     };
     std::map<std::string, Found> found;  // by property: the first in prefix order
@@ -182,7 +182,9 @@ int run_merge(const MergeArgs& args, const Context& ctx) {
                   std::to_string(cex.size()) + " counterexamples");
       for (std::size_t i = 0; i < cex.size(); ++i) {
         const std::string property = cex[i].at("violation").at("invariant").as_string();
-        const std::uint64_t prefix = prefixes[i].as_uint(0, kAny);
+        std::vector<std::uint64_t> prefix;
+        for (const JsonReader& k : prefixes[i].items())
+          prefix.push_back(k.as_uint(0, kAny));
         auto it = found.find(property);
         if (it == found.end() || prefix < it->second.prefix)
           found[property] = Found{prefix, cex[i].json()};

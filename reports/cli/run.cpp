@@ -97,6 +97,7 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     sr.part_complete = r.part_complete;
     sr.coverage = r.coverage;
     sr.counterexample_prefix = std::move(r.counterexample_prefix);
+    sr.split_off_prefixes = r.split_off_prefixes;
     run.result = std::move(r.result);
     return run;
   }

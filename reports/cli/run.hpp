@@ -45,7 +45,9 @@ struct SplitRun {
   /// What the search below the prefixes covered (e.g. "... one execution per Mazurkiewicz trace
   /// (optimal DPOR), split at depth 8 into 40 prefixes"), the verdict's detail when it holds.
   std::string coverage;
-  std::vector<std::size_t> counterexample_prefix;  ///< per counterexample
+  /// Per counterexample: the prefix it was found below (explorer/split.hpp: SplitResult).
+  std::vector<std::vector<std::uint32_t>> counterexample_prefix;
+  std::size_t split_off_prefixes = 0;  ///< split off large prefixes while they ran
 };
 
 /// How a decomposed run went (ExplorationSettings::decompose): one entry per owner.

@@ -225,6 +225,8 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
     const SplitRun& sp = *run.split;
     out += "  split: at depth " + std::to_string(sp.depth) + ", " + std::to_string(sp.prefixes) +
            " prefixes";
+    if (sp.split_off_prefixes != 0)
+      out += " (" + std::to_string(sp.split_off_prefixes) + " more split off large ones)";
     if (sp.shard_count > 1)
       out += "; shard " + std::to_string(sp.shard_index + 1) + "/" +
              std::to_string(sp.shard_count) + ": " + std::to_string(sp.searched_prefixes) +
@@ -273,6 +275,7 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
                   {"part_complete", sp.part_complete},
                   {"coverage", sp.coverage},
                   {"enumeration_executions", sp.enumeration_executions},
+                  {"split_off_prefixes", sp.split_off_prefixes},
                   {"counterexample_prefixes", sp.counterexample_prefix}};
   }
   if (run.decomposition) {

@@ -24,7 +24,7 @@ struct Forms {
   Relation dep = Dep::kDeclared;
 
   SplitOptions hook(SplitOptions split) {
-    split.wrap = [this](Strategy& inner, std::size_t prefix) -> std::unique_ptr<Strategy> {
+    split.wrap = [this](Strategy& inner, std::size_t job) -> std::unique_ptr<Strategy> {
       auto c = std::make_unique<Canonicalising>(inner, dep);
       Canonicalising* raw = c.get();
       struct Handle final : Strategy {  // the wrapper the explorer runs; the forms stay here
@@ -41,7 +41,7 @@ struct Forms {
         std::string abandon_reason() const override { return c->abandon_reason(); }
       };
       std::lock_guard lock(mutex);
-      by_prefix[prefix] = std::move(c);
+      by_prefix[job] = std::move(c);
       return std::make_unique<Handle>(raw);
     };
     return split;
@@ -58,6 +58,9 @@ struct Forms {
   }
 };
 
+// Prefixes split off larger ones over the checks so far (so that the tests show they happen).
+std::size_t g_split_off = 0;
+
 ExploreOptions exhaustive() {
   ExploreOptions o;
   o.stop_on_first_violation = false;
@@ -73,14 +76,17 @@ std::set<std::string> violated(const ExplorationResult& r) {
   return v;
 }
 
-// One random program at one depth: false when brute force cannot run it.
-bool check_split(std::uint64_t seed, std::size_t depth, RandomProgram::Shape shape) {
+// One random program at one depth, each prefix split further after `split_after` executions
+// (0: never): false when brute force cannot run it.
+bool check_split(std::uint64_t seed, std::size_t depth, RandomProgram::Shape shape,
+                 std::uint64_t split_after = 0) {
   RandomProgram rp(seed, shape);
   const Relation dep(Dep::kDeclared, rp.invariant_reads());
   DfsStrategy dfs;
   const Observed brute = observe([&rp](Sink* s) { return rp.program(s); }, dfs, dep, 5'000);
   if (!brute.exhaustive) return false;
-  INFO("seed " << seed << ", depth " << depth << "\n" << rp.describe());
+  INFO("seed " << seed << ", depth " << depth << ", split after " << split_after << "\n"
+                << rp.describe());
 
   // One thread, with final states.
   Sink sink;
@@ -88,6 +94,7 @@ bool check_split(std::uint64_t seed, std::size_t depth, RandomProgram::Shape sha
   one.dep = dep;
   SplitOptions split;
   split.depth = depth;
+  split.split_after = split_after;
   const SplitResult r1 =
       explore_split(rp.program(&sink), exhaustive(), {}, one.hook(split));
   std::uint64_t completed = 0;
@@ -98,7 +105,9 @@ bool check_split(std::uint64_t seed, std::size_t depth, RandomProgram::Shape sha
   CHECK(sink.final_states == brute.final_states);
   CHECK(violated(r1.result) == brute.violated);
   CHECK(r1.result.verdict == brute.verdict);
-  CHECK(r1.searched_prefixes == r1.prefixes);
+  CHECK(r1.searched_prefixes == r1.prefixes + r1.split_off_prefixes);
+  g_split_off += r1.split_off_prefixes;
+  CHECK(r1.part_complete);
 
   // Two threads: the same result, byte for byte (a sink per thread: the program writes to it).
   Program threaded = [&rp](Execution& ex) {
@@ -139,7 +148,7 @@ void check_seeds(std::uint64_t first, std::uint64_t last, RandomProgram::Shape s
   std::uint64_t checked = 0;
   for (std::uint64_t seed = first; seed <= last; ++seed)
     for (std::size_t depth : {1u, 2u, 4u, 7u})
-      if (check_split(seed, depth, shape)) ++checked;
+      if (check_split(seed, depth, shape, depth == 2 ? 3 : depth == 1 ? 1 : 0)) ++checked;
   // Brute force cannot run a third of the lock-heavy programs (too many interleavings).
   const std::uint64_t min_percent = shape == RandomProgram::Shape::kLocks ? 30 : 60;
   INFO("program-depth pairs checked: " << checked);
@@ -149,7 +158,9 @@ void check_seeds(std::uint64_t first, std::uint64_t last, RandomProgram::Shape s
 }  // namespace
 
 TEST_CASE("split: random programs explore each trace once, as brute force", "[split][random]") {
+  g_split_off = 0;
   check_seeds(1, 60, RandomProgram::Shape::kSmall);
+  CHECK(g_split_off > 100);  // prefixes were split further, and it still holds
 }
 
 TEST_CASE("split: random programs with waits and locks", "[split][random]") {
@@ -233,6 +244,7 @@ TEST_CASE("split: many more random programs (slow, run by hand)", "[.stress]") {
                      RandomProgram::Shape::kLocks, RandomProgram::Shape::kWideOps})
     for (std::uint64_t seed = 100; seed <= 400; ++seed)
       for (std::size_t depth : {3u, 5u, 6u})
-        check_split(seed, depth, shape);
+        for (std::uint64_t split_after : {0u, 1u, 4u})
+          check_split(seed, depth, shape, split_after);
 }
 
