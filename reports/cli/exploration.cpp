@@ -170,6 +170,23 @@ std::vector<Entry> make_table() {
   k.value_name = "D";
   add(k, &ExplorationSettings::split_depth);
 
+  k = {};
+  k.key = "split_after";
+  k.type = ExplorationKey::Type::kUnsigned;
+  k.min = 0;
+  k.max = kNoMax;
+  k.default_value = defaults.split_after;
+  k.help =
+      "in a split search, a prefix whose search has run this many executions splits off the "
+      "alternatives of its next node as more prefixes, and again every as many (0: never); it "
+      "balances the threads when one prefix holds most of the search, at the price of more "
+      "sleep-set blocked executions (docs/strategies.md#the-split-search)";
+  for (const StrategyDescriptor& d : strategy_registry())
+    if (d.split) k.strategies.emplace_back(d.name);
+  k.flag = "--split-after";
+  k.value_name = "N";
+  add(k, &ExplorationSettings::split_after);
+
   // The strategies' own parameters, from the registry.
   for (const StrategyDescriptor& d : strategy_registry()) {
     for (const StrategyParameter& p : d.parameters) {

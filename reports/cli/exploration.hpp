@@ -44,6 +44,9 @@ struct ExplorationSettings {
   /// threads or --shard processes (explorer/split.hpp); 0: one search. The result depends on it,
   /// never on the number of threads or shards.
   std::uint64_t split_depth = 0;
+  /// In a split search, a prefix whose search has run this many executions splits off more
+  /// prefixes (SplitOptions::split_after); 0: never.
+  std::uint64_t split_after = 0;
   /// Every parameter of the strategy registry (strategy_parameters()) by key, at its default
   /// unless set.
   std::map<std::string, std::uint64_t, std::less<>> parameters = default_parameters();

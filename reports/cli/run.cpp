@@ -85,6 +85,7 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     split.jobs = std::max(1u, context.jobs);
     split.shard_index = context.shard_index;
     split.shard_count = context.shard_count;
+    split.split_after = settings.split_after;
     SplitResult r = explore_split(scenario.instance.program, options, *dpor, split);
     SplitRun& sr = run.split.emplace();
     sr.depth = split.depth;

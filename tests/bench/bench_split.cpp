@@ -9,7 +9,7 @@
 // enumerating the prefixes again in each shard). Every run must agree on the verdict and on the
 // complete executions (one per trace): the benchmark says so, or fails.
 //
-// Usage: bench_split [depth=0] [config=rts-two-passes] [passes]
+// Usage: bench_split [depth=0] [config=rts-two-passes] [passes] [split_after]
 //   depth: 0 chooses it as check --jobs does (the smallest depth with 8 prefixes).
 //   config: clients (above), or rts-two-passes (one async TaskRun of one iteration, one client,
 //   two passes, pr-79339-register-then-start: the scenario register-then-start-two-passes), or
@@ -95,6 +95,8 @@ int main(int argc, char** argv) {
                                 ? static_cast<std::size_t>(std::atoi(argv[1]))
                                 : choose_split_depth(program, exhaustive(), {});
   bool agree = true;
+  const std::uint64_t split_after =
+      argc > 4 ? std::strtoull(argv[4], nullptr, 10) : SplitOptions{}.split_after;
 
   auto t0 = std::chrono::steady_clock::now();
   Explorer single(program, exhaustive());
@@ -108,6 +110,7 @@ int main(int argc, char** argv) {
     SplitOptions split;
     split.depth = depth;
     split.jobs = jobs;
+    split.split_after = split_after;
     t0 = std::chrono::steady_clock::now();
     const SplitResult r = explore_split(program, exhaustive(), {}, split);
     const double secs = seconds_since(t0);
@@ -115,9 +118,10 @@ int main(int argc, char** argv) {
     const std::string what = "split d=" + std::to_string(depth) + ", " + std::to_string(jobs) +
                              " thread" + (jobs == 1 ? "" : "s");
     print(what.c_str(), r.result, secs);
-    std::printf("%-22s prefixes=%zu enumeration=%llu  speed-up %.2fx over 1 thread, %.2fx over "
-                "the single search\n",
-                "", r.prefixes, static_cast<unsigned long long>(r.enumeration_executions),
+    std::printf("%-22s prefixes=%zu (+%zu split off) enumeration=%llu  speed-up %.2fx over 1 "
+                "thread, %.2fx over the single search\n",
+                "", r.prefixes, r.split_off_prefixes,
+                static_cast<unsigned long long>(r.enumeration_executions),
                 one_thread / secs, single_secs / secs);
     agree = agree && r.result.verdict == whole.verdict &&
             r.result.stats.completed == whole.stats.completed;
@@ -131,6 +135,7 @@ int main(int argc, char** argv) {
     SplitOptions split;
     split.depth = depth;
     split.shard_index = k;
+    split.split_after = split_after;
     split.shard_count = 16;
     const SplitResult r = explore_split(program, exhaustive(), {}, split);
     sum += r.result.stats;

@@ -55,6 +55,21 @@ TEST_CASE("check --jobs: the same output for 1, 2 and 4 threads", "[cli][split]"
   }
 }
 
+TEST_CASE("check --split-after: prefixes split further, the same output for 1 and 2 threads",
+          "[cli][split]") {
+  TempDir tmp;
+  const CliResult one = run_binary({"check", kHolds, "--json", "--split-depth", "2",
+                                    "--split-after", "50", "--jobs", "1", "--out", tmp / "a"});
+  const CliResult two = run_binary({"check", kHolds, "--json", "--split-depth", "2",
+                                    "--split-after", "50", "--jobs", "2", "--out", tmp / "a"});
+  CHECK(summary(two) == summary(one));
+  const json p = summary(one)["scenarios"][0];
+  CHECK(p["split"]["split_off_prefixes"] > 10);
+  CHECK(p["verdict"] == "holds");
+  const CliResult single = run_binary({"check", kHolds, "--json", "--out", tmp / "a"});
+  CHECK(p["stats"]["completed"] == summary(single)["scenarios"][0]["stats"]["completed"]);
+}
+
 TEST_CASE("check --shard under GNU parallel, then merge: the split search's verdict",
           "[cli][split]") {
   if (std::system("command -v parallel >/dev/null 2>&1") != 0) {
