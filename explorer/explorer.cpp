@@ -97,6 +97,31 @@ Counterexample Explorer::make_counterexample(const Schedule& schedule,
   return c;
 }
 
+void settle_verdict(ExplorationResult& result, const std::string& cut, const Coverage& coverage,
+                    std::size_t max_steps) {
+  const Stats& stats = result.stats;
+  if (!result.counterexamples.empty()) {
+    result.verdict = Verdict::kViolation;
+    result.detail = cut.empty() ? coverage.description : cut;
+  } else if (result.interrupted) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = cut;
+  } else if (stats.cut_by_bound > 0) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = "the step bound (" + std::to_string(max_steps) + " steps) cut " +
+                    std::to_string(stats.cut_by_bound) + " execution(s)";
+  } else if (!cut.empty()) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = cut;
+  } else if (!coverage.complete) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = coverage.description;
+  } else {
+    result.verdict = Verdict::kHolds;
+    result.detail = coverage.description;
+  }
+}
+
 ExplorationResult Explorer::explore(Strategy& strategy) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -195,27 +220,7 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
   }
   stats.elapsed_seconds = elapsed();
 
-  const Coverage coverage = strategy.coverage();
-  if (!result.counterexamples.empty()) {
-    result.verdict = Verdict::kViolation;
-    result.detail = cut.empty() ? coverage.description : cut;
-  } else if (result.interrupted) {
-    result.verdict = Verdict::kIncomplete;
-    result.detail = cut;
-  } else if (stats.cut_by_bound > 0) {
-    result.verdict = Verdict::kIncomplete;
-    result.detail = "the step bound (" + std::to_string(options_.max_steps) + " steps) cut " +
-                    std::to_string(stats.cut_by_bound) + " execution(s)";
-  } else if (!cut.empty()) {
-    result.verdict = Verdict::kIncomplete;
-    result.detail = cut;
-  } else if (!coverage.complete) {
-    result.verdict = Verdict::kIncomplete;
-    result.detail = coverage.description;
-  } else {
-    result.verdict = Verdict::kHolds;
-    result.detail = coverage.description;
-  }
+  settle_verdict(result, cut, strategy.coverage(), options_.max_steps);
   return result;
 }
 

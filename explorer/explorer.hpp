@@ -129,6 +129,12 @@ struct ExploreOptions {
   const std::atomic<bool>* stop = nullptr;
 };
 
+/// Sets result.verdict and result.detail from what the search found (counterexamples, stats,
+/// interruption), why it stopped early (`cut`, "" if it did not) and what its strategy covered:
+/// the rules of Explorer::explore, shared with the searches made of several (explorer/split.hpp).
+void settle_verdict(ExplorationResult& result, const std::string& cut, const Coverage& coverage,
+                    std::size_t max_steps);
+
 class Explorer {
  public:
   explicit Explorer(Program program, ExploreOptions options = {});

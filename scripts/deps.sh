@@ -9,6 +9,7 @@ packages=(
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-jsonschema   # JSON Schema (draft 2020-12) checks of scenarios and traces
   graphviz libxml2-utils       # tests render DOT with `dot` and parse JUnit XML with xmllint
+  parallel                     # tests run the shards of a split search under GNU parallel
 )
 
 missing=()

@@ -78,11 +78,13 @@ class DecisionPath {
   /// after it; the next execution replays up to it. At an actor node, `next_actor(node)` is asked
   /// for the next alternative (it may update the node's own fields; kNoActor: none left); a choice
   /// node takes its next value. Returns the index of the advanced node, nullopt when no node has
-  /// an alternative left (the path is then empty: the search is over).
+  /// an alternative left (the path is then empty: the search is over). The first `floor` nodes
+  /// are fixed (a search below a given prefix, explorer/split.hpp): they are never advanced nor
+  /// dropped.
   template <class NextActor>
-  std::optional<std::size_t> backtrack(NextActor&& next_actor) {
+  std::optional<std::size_t> backtrack(NextActor&& next_actor, std::size_t floor = 0) {
     depth_ = 0;
-    while (!nodes_.empty()) {
+    while (nodes_.size() > floor) {
       Node& n = nodes_.back();
       if (n.kind == Decision::Kind::kActor) {
         const ActorId next = next_actor(n);

@@ -2,6 +2,8 @@
 
 #include "explorer/strategies/determinism.hpp"
 
+#include <stdexcept>
+
 namespace interleave {
 
 using detail::dpor::kNil;
@@ -12,6 +14,82 @@ DporStrategy::DporStrategy(Options options)
       s_(options.dependency == Dependency::kAllWrites,
          options.invariants == Invariants::kOrderReads,
          detail::dpor::Limits{options.max_wakeup_length, options.wakeup_steps_per_step}) {}
+
+DporStrategy::DporStrategy(Options options, Prefix prefix) : DporStrategy(options) {
+  for (Node& n : prefix.nodes) {
+    n.pending = n.carry = kNil;
+    if (n.kind == Decision::Kind::kActor) {
+      if (s_.event_node.size() != n.event) throw std::invalid_argument("DPOR: a malformed prefix");
+      s_.event_node.push_back(static_cast<std::uint32_t>(s_.path.size()));
+    }
+    s_.path.push(n);
+  }
+  s_.floor = fixed_ = s_.path.size();
+  if (prefix.has_first) {  // that decision is fixed too
+    first_index_ = s_.path.size();
+    s_.floor = fixed_ = first_index_ + 1;
+    prefix.nodes.clear();
+    first_ = std::move(prefix);
+  }
+  s_.below_prefix = true;
+  s_.path.rewind();
+}
+
+void DporStrategy::split_when_large(std::uint64_t after,
+                                    std::function<void(std::vector<Prefix>)> spawn) {
+  split_after_ = after;
+  spawn_ = std::move(spawn);
+}
+
+void DporStrategy::split_first_node() {
+  if (s_.path.size() <= fixed_) return;  // nothing below the fixed part
+  Node& n = s_.path[fixed_];
+  Prefix base;
+  base.nodes.reserve(fixed_);
+  for (std::size_t i = 0; i < fixed_; ++i)
+    base.nodes.push_back(s_.path[i]);
+  std::vector<Prefix> children;
+  if (n.kind == Decision::Kind::kActor) {
+    // As full branching would: every actor neither asleep nor explored, each with the ones
+    // before it asleep.
+    ActorSet before = n.done;
+    n.enabled().minus(n.sleep | n.done).for_each([&](ActorId a) {
+      Prefix c = base;
+      c.has_first = true;
+      c.first_kind = Decision::Kind::kActor;
+      c.first = a;
+      c.first_done = before;
+      before.insert(a);
+      children.push_back(std::move(c));
+    });
+    s_.wakeup.free_subtree(n.pending);  // those branches are the children's now
+    n.pending = kNil;
+  } else {
+    for (std::uint32_t v = n.chosen + 1; v < n.options; ++v) {
+      Prefix c = base;
+      c.has_first = true;
+      c.first_kind = Decision::Kind::kChoice;
+      c.first = v;
+      children.push_back(std::move(c));
+    }
+  }
+  ++fixed_;
+  s_.floor = fixed_;
+  ++splits_;
+  if (!children.empty()) spawn_(std::move(children));
+}
+
+void DporStrategy::enumerate_prefixes(std::size_t depth) {
+  enumerate_depth_ = depth;
+  s_.floor = static_cast<std::size_t>(-1);  // every node branches fully: no wakeup sequences
+}
+
+void DporStrategy::record_prefix() {
+  Prefix& p = prefixes_.emplace_back();
+  p.nodes.reserve(s_.path.size());
+  for (std::size_t i = 0; i < s_.path.size(); ++i)
+    p.nodes.push_back(s_.path[i]);
+}
 
 std::uint32_t DporStrategy::take_pending(std::uint32_t& list, ActorSet enabled, ActorSet covered,
                                          const SchedulingPoint* point) {
@@ -35,6 +113,7 @@ std::uint32_t DporStrategy::take_pending(std::uint32_t& list, ActorSet enabled, 
 
 bool DporStrategy::begin_execution() {
   blocked_ = false;
+  at_prefix_ = false;
   configured_ = false;
   s_.last_alive = ActorSet();
   s_.last_pending = {};
@@ -42,10 +121,20 @@ bool DporStrategy::begin_execution() {
     started_ = true;
     return true;
   }
+  if (split_after_ != 0 && ++since_split_ >= split_after_) {
+    since_split_ = 0;
+    split_first_node();
+  }
   // Backtrack: the deepest node with an alternative left (the next wakeup-tree branch of an actor
   // node, the next value of a choice node); the nodes below it are finished.
   detail::dpor::WakeupTrees& tree = s_.wakeup;
   const auto at = s_.path.backtrack([&](Node& n) -> ActorId {
+    if (enumerate_depth_ != 0) {  // full branching: the next actor neither asleep nor explored
+      const ActorSet left = n.enabled().minus(n.sleep | n.done);
+      if (left.empty()) return kNoActor;
+      n.done.insert(left.first());
+      return left.first();
+    }
     tree.free_subtree(n.carry);  // left over when the execution stopped right after this step
     n.carry = kNil;
     const std::uint32_t w = take_pending(n.pending, n.enabled(), n.sleep | n.done, nullptr);
@@ -56,7 +145,7 @@ bool DporStrategy::begin_execution() {
     tree[w].child = kNil;
     tree.free_subtree(w);
     return next;
-  });
+  }, fixed_);
   if (!at) {
     exhausted_ = true;
     return false;
@@ -128,6 +217,22 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
     return replayed->actor();
   }
 
+  if (enumerate_depth_ != 0 && point.step >= enumerate_depth_) {
+    ActorSet sleep;
+    for (std::size_t i = s_.path.size(); i-- > 0;)
+      if (s_.path[i].kind == Decision::Kind::kActor) {
+        sleep = s_.path[i].child_sleep;
+        break;
+      }
+    if (point.enabled.minus(sleep).empty()) {  // blocked at once: nothing to search below it
+      blocked_ = true;
+      ++blocked_prefixes_;
+      return kNoActor;
+    }
+    record_prefix();  // the search below this point is another strategy's
+    at_prefix_ = true;
+    return kNoActor;
+  }
   races_.check_blocked(s_, point);
 
   Node n;
@@ -143,6 +248,19 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
       break;
     }
   }
+  if (first_ && s_.path.size() == first_index_) {  // the decision this prefix was split off with
+    const auto a = static_cast<ActorId>(first_->first);
+    if (first_->first_kind != Decision::Kind::kActor || !point.enabled.contains(a) ||
+        n.sleep.contains(a))
+      throw nondeterminism::actors(point.step);
+    s_.wakeup.free_subtree(n.pending);
+    n.pending = kNil;
+    n.chosen = a;
+    n.done = first_->first_done | ActorSet::single(a);
+    compute_child_sleep(n, point);
+    s_.event_node.push_back(static_cast<std::uint32_t>(s_.path.size()));
+    return s_.path.push(n).actor();
+  }
   detail::dpor::WakeupTrees& tree = s_.wakeup;
   const std::uint32_t w = take_pending(n.pending, point.enabled, n.sleep, &point);
   if (w != kNil) {
@@ -156,6 +274,7 @@ ActorId DporStrategy::next_actor(const SchedulingPoint& point) {
     const ActorSet candidates = point.enabled.minus(n.sleep);
     if (candidates.empty()) {
       blocked_ = true;  // every way on is covered by an execution explored elsewhere
+      if (enumerate_depth_ != 0) ++blocked_prefixes_;
       return kNoActor;
     }
     // Keep running the previous actor when possible: fewer preemptions in what is reported.
@@ -175,14 +294,22 @@ std::optional<std::uint32_t> DporStrategy::next_choice(const ChoicePoint& point)
     s_.choice_in_step[point.step - 1] = true;
   }
   if (const Node* n = s_.path.replay(point)) return n->chosen;
-  s_.path.push_choice(point).event = static_cast<std::uint32_t>(point.step);
-  return 0u;
+  Node& n = s_.path.push_choice(point);
+  n.event = static_cast<std::uint32_t>(point.step);
+  if (first_ && s_.path.size() - 1 == first_index_) {  // the value this prefix was split off with
+    if (first_->first_kind != Decision::Kind::kChoice || first_->first >= point.n)
+      throw nondeterminism::choice(point.step);
+    n.chosen = first_->first;
+  }
+  return n.chosen;
 }
 
 void DporStrategy::end_execution(const ExecutionRecord& record) {
   while (s_.events.size() < record.trace.size())
     races_.process_event(s_, record.trace[s_.events.size()]);
   s_.path.finish();
+  if (enumerate_depth_ != 0 && !at_prefix_ && !blocked_)
+    record_prefix();  // it ended above the depth: a prefix whose search replays just it
   if (s_.path.size() > s_.max_depth) s_.max_depth = s_.path.size();
   races_.end_execution(s_, record);
 }
@@ -212,6 +339,7 @@ Coverage DporStrategy::coverage() const {
 }
 
 std::string DporStrategy::abandon_reason() const {
+  if (at_prefix_) return "a prefix of a split search: the search below it is a separate one";
   if (blocked_) return "sleep-set blocked: every continuation is covered by another execution";
   return "abandoned by the strategy";
 }

@@ -55,7 +55,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace interleave {
 
@@ -99,8 +102,46 @@ class DporStrategy final : public Strategy {
     Invariants invariants = Invariants::kOrderReads;
   };
 
+  /// A node of the search tree at a split depth (explorer/split.hpp): the decisions that lead to
+  /// it with the sleep sets a split search computed along them. Made by a strategy that
+  /// enumerate_prefixes(); a DporStrategy built with one searches the subtree below it only.
+  struct Prefix {
+    std::vector<detail::dpor::Node> nodes;
+    /// The decision after `nodes`, when the prefix was split off a larger one (split_when_large):
+    /// an actor (with the actors explored before it there, which sleep) or a choice value.
+    bool has_first = false;
+    Decision::Kind first_kind = Decision::Kind::kActor;
+    std::uint32_t first = 0;
+    ActorSet first_done;
+  };
+
   DporStrategy() : DporStrategy(Options{}) {}
   explicit DporStrategy(Options options);
+  /// Searches only below `prefix`, with its sleep sets: its decisions are replayed in every
+  /// execution and never backtracked, and races with its steps add no wakeup sequences (the split
+  /// search branches over every actor there).
+  DporStrategy(Options options, Prefix prefix);
+
+  /// Instead of searching, enumerates the prefixes of the tree cut at `depth` steps: a search
+  /// that branches over every actor not asleep (sleep sets, no wakeup trees) and stops each
+  /// execution at its scheduling point before step `depth` (abandoned, recording the prefix).
+  /// An execution that ends earlier is a prefix too (its search below replays just it); one
+  /// sleep-set blocked above the depth is not (blocked_prefixes()). Call before the first
+  /// execution.
+  void enumerate_prefixes(std::size_t depth);
+  /// The prefixes enumerated so far, in the order of the search (deterministic).
+  std::vector<Prefix>& prefixes() { return prefixes_; }
+  /// Executions of the enumeration that were sleep-set blocked above the depth.
+  std::uint64_t blocked_prefixes() const { return blocked_prefixes_; }
+
+  /// Below a prefix: every `after` executions, the first node below the fixed part branches
+  /// fully instead: its alternatives not explored yet become prefixes handed to `spawn` (in actor
+  /// or value order), and the search goes on with that node fixed (a split search's "split deeper
+  /// when a prefix is large", explorer/split.hpp). Deterministic: it depends on this search's
+  /// executions only. Call before the first execution.
+  void split_when_large(std::uint64_t after, std::function<void(std::vector<Prefix>)> spawn);
+  /// Times this search split off prefixes.
+  std::uint64_t splits() const { return splits_; }
 
   std::string name() const override {
     return options_.dependency == Dependency::kDeclared ? "dpor" : "dpor-all-writes";
@@ -145,8 +186,25 @@ class DporStrategy final : public Strategy {
   std::uint32_t take_pending(std::uint32_t& list, ActorSet enabled, ActorSet covered,
                              const SchedulingPoint* point);
 
+  void record_prefix();
+  void split_first_node();
+
   Options options_;
   detail::dpor::SearchState s_;
+  // enumerate_prefixes(): the depth (0: a normal search) and what it found.
+  std::size_t enumerate_depth_ = 0;
+  std::vector<Prefix> prefixes_;
+  std::uint64_t blocked_prefixes_ = 0;
+  bool at_prefix_ = false;  // this execution stopped at the split depth
+  // Below a prefix: the nodes before fixed_ are never backtracked.
+  std::size_t fixed_ = 0;
+  // A prefix split off a larger one: its first decision, taken at path index first_index_.
+  std::optional<Prefix> first_;
+  std::size_t first_index_ = 0;
+  std::uint64_t split_after_ = 0;
+  std::uint64_t since_split_ = 0;
+  std::uint64_t splits_ = 0;
+  std::function<void(std::vector<Prefix>)> spawn_;
   detail::dpor::Races races_;
   std::size_t resume_ = 0;   // the node whose alternative this execution explores
   bool resuming_ = false;    // resume_ is an actor node whose child sleep is stale

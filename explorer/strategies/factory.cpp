@@ -34,12 +34,19 @@ std::vector<StrategyDescriptor> make_registry() {
                .summary = "one execution per Mazurkiewicz trace (optimal DPOR)",
                .use = "proving a property, finding every bug",
                .reach = StrategyReach::kExhaustive,
+               .split = [] { return DporStrategy::Options{}; },
                .make = [](const StrategySpec&) { return std::make_unique<DporStrategy>(); }});
   r.push_back({.name = "dpor-all-writes",
                .summary = "one execution per trace of a coarser independence: every two "
                           "state-changing steps dependent",
                .use = "invariants whatever they read",
                .reach = StrategyReach::kExhaustive,
+               .split =
+                   [] {
+                     DporStrategy::Options o;
+                     o.dependency = DporStrategy::Dependency::kAllWrites;
+                     return o;
+                   },
                .make = [](const StrategySpec&) {
                  DporStrategy::Options o;
                  o.dependency = DporStrategy::Dependency::kAllWrites;

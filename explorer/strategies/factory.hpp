@@ -8,6 +8,7 @@
 // two against it).
 #pragma once
 
+#include "explorer/strategies/dpor.hpp"
 #include "explorer/strategy.hpp"
 
 #include <cstdint>
@@ -65,6 +66,9 @@ struct StrategyDescriptor {
   bool seeded = false;    ///< it reads StrategySpec::seed (the exploration's seed)
   bool sampling = false;  ///< it runs StrategySpec::executions executions (max_executions)
   std::vector<StrategyParameter> parameters{};
+  /// The DPOR strategies: the options of the search below each prefix when the search is split
+  /// (explorer/split.hpp: threads, shards). Null for a strategy that cannot be split.
+  std::function<DporStrategy::Options()> split{};
   /// Builds it; the spec's parameters are already checked against their ranges.
   std::function<std::unique_ptr<Strategy>(const StrategySpec&)> make{};
 };

@@ -6,12 +6,27 @@
 #include "reports/cli/progress.hpp"
 #include "reports/cli/text.hpp"
 
+#include "explorer/split.hpp"
+
+#include <algorithm>
 #include <chrono>
+#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
 
 namespace interleave::cli {
+
+namespace {
+
+constexpr unsigned kMaxJobs = 256;
+
+struct Shard {
+  std::size_t index = 0;  // 0-based
+  std::size_t count = 1;
+};
+
+}  // namespace
 
 int exit_code_of(Verdict v) {
   switch (v) {
@@ -57,6 +72,16 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       ->type_name("DIR");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
+  c->add_option("--jobs,-j", a.jobs,
+                "Search on N threads (0: one per core): a DPOR search is split (at split_depth, "
+                "else the smallest depth with 8 prefixes) and its output is the same for every "
+                "N; other strategies run on one thread")
+      ->type_name("N")
+      ->check(CLI::Range(0u, kMaxJobs));
+  c->add_option("--shard", a.shard,
+                "Search only shard K of N of the split search (1 <= K <= N); 'interleave merge' "
+                "combines the --json summaries of the N shards")
+      ->type_name("K/N");
   c->footer(
       "A counterexample is written to DIR/NAME.PROPERTY.trace.json (the scenario's name, the\n"
       "violated property) the moment it is found. Progress goes to stderr: a line redrawn in\n"
@@ -72,18 +97,70 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       "  interleave check scenarios/ --out build/traces --quiet\n"
       "  interleave check scenario.json --strategy random --seed 7 --max-executions 10000\n"
       "  interleave check scenario.json --set exploration.max_preemptions=3\n"
-      "  interleave check scenario.json --all-violations --json > summary.json");
+      "  interleave check scenario.json --all-violations --json > summary.json\n"
+      "  interleave check scenario.json --jobs 0\n"
+      "  interleave check scenario.json --strategy dpor --shard 3/16 --json > shard-3.json");
   return c;
 }
 
+namespace {
+
+Shard parse_shard(const std::string& text) {
+  Shard s;
+  if (text.empty()) return s;
+  const auto slash = text.find('/');
+  auto number = [&](const std::string& part, std::size_t& v) {
+    if (part.empty() || part.size() > 6 ||
+        part.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    v = std::stoul(part);
+    return true;
+  };
+  if (slash == std::string::npos || !number(text.substr(0, slash), s.index) ||
+      !number(text.substr(slash + 1), s.count) || s.count == 0 || s.index == 0 ||
+      s.index > s.count)
+    throw UsageError("--shard: expected K/N with 1 <= K <= N <= 999999, got '" + text + "'");
+  --s.index;
+  return s;
+}
+
+unsigned jobs_of(unsigned jobs) {
+  if (jobs != 0) return jobs;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// --jobs on a strategy that cannot be split runs it on one thread; --shard refuses it. True when
+// the search is to be split at a depth chosen for it (choose_split_depth).
+bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shard& shard,
+                  const Scenario& scenario) {
+  const bool asked = shard.count > 1 || (jobs > 1 && split_options_for(settings));
+  if (!asked && settings.split_depth == 0) return false;
+  if (settings.decompose)
+    throw UsageError(scenario.name + ": a decomposed search is not split (--jobs, --shard and "
+                                     "split_depth are for a whole search)");
+  if (!split_options_for(settings)) {
+    if (!asked) return false;  // the strategy ignores split_depth, as other strategies' keys
+    throw UsageError(scenario.name + ": strategy " + settings.strategy +
+                     " cannot be split into shards: --shard splits a DPOR search (dpor, "
+                     "dpor-all-writes)");
+  }
+  return settings.split_depth == 0;
+}
+
+}  // namespace
+
 int run_check(const CheckArgs& args, const Context& ctx) {
+  const Shard shard = parse_shard(args.shard);
+  const unsigned jobs = jobs_of(args.jobs);
   const std::vector<Scenario> scenarios = load_scenarios(
       args.scenarios, ctx.models, parse_scenario_overrides(args.preset, args.sets));
   std::vector<ExplorationSettings> settings;
+  std::vector<bool> choose_depth;  // split at a depth chosen for the scenario
   for (const auto& s : scenarios) {
     settings.push_back(apply_overrides(s.exploration, args.overrides));
     make_strategy_for(settings.back());  // impossible parameters fail before anything runs
     check_decomposable(s, settings.back());  // so does a decomposition the model refuses
+    choose_depth.push_back(settle_split(settings.back(), jobs, shard, s));  // and a bad split
   }
   check_output_directory("--out", args.out_dir);  // before anything runs
 
@@ -101,6 +178,15 @@ int run_check(const CheckArgs& args, const Context& ctx) {
     run_ctx.tool_version = ctx.env.tool_version;
     run_ctx.out_dir = args.out_dir;
     run_ctx.stop = &interrupt_requested();
+    run_ctx.jobs = jobs;
+    run_ctx.shard_index = shard.index;
+    run_ctx.shard_count = shard.count;
+    if (choose_depth[i]) {  // recorded in the settings: the output says which depth it was
+      ExploreOptions o = explore_options_for(settings[i]);
+      o.stop = &interrupt_requested();
+      settings[i].split_depth = choose_split_depth(scenario.instance.program, o,
+                                                   *split_options_for(settings[i]));
+    }
     ScenarioRun run;
     {
       std::optional<ProgressLine> progress;

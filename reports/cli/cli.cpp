@@ -36,7 +36,8 @@ const char* const kFooter =
     "  interleave show out/NAME.PROPERTY.trace.json --format mermaid\n"
     "  interleave list\n"
     "  interleave gate scenarios/ --junit gate.xml --report gate-report\n"
-    "  interleave estimate scenario.json\n\n"
+    "  interleave estimate scenario.json\n"
+    "  interleave merge shard-*.json\n\n"
     "Run 'interleave COMMAND --help' for the options of a command.";
 
 int dispatch(const std::vector<std::string>& args, const Context& ctx) {
@@ -60,6 +61,7 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   GateArgs gate;
   MatrixArgs matrix;
   EstimateArgs estimate;
+  MergeArgs merge;
   CLI::App* check_cmd = add_check(app, check);
   CLI::App* replay_cmd = add_replay(app, replay);
   CLI::App* show_cmd = add_show(app, show);
@@ -68,12 +70,13 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   CLI::App* gate_cmd = add_gate(app, gate);
   CLI::App* matrix_cmd = add_matrix(app, matrix);
   CLI::App* estimate_cmd = add_estimate(app, estimate);
+  CLI::App* merge_cmd = add_merge(app, merge);
 
   // An unknown command gets a did-you-mean rather than CLI11's "argument was not expected".
   if (!args.empty() && !args.front().empty() && args.front()[0] != '-') {
     std::vector<std::string> names;
     for (const CLI::App* sub : {check_cmd, replay_cmd, show_cmd, validate_cmd, list_cmd, gate_cmd,
-                                matrix_cmd, estimate_cmd})
+                                matrix_cmd, estimate_cmd, merge_cmd})
       names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), args.front()) == names.end()) {
       ctx.err << "error: unknown command '" << args.front() << "'"
@@ -101,6 +104,7 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   if (*gate_cmd) return run_gate(gate, ctx);
   if (*matrix_cmd) return run_matrix(matrix, ctx);
   if (*estimate_cmd) return run_estimate(estimate, ctx);
+  if (*merge_cmd) return run_merge(merge, ctx);
   throw std::logic_error("no subcommand selected");
 }
 

@@ -34,6 +34,8 @@ struct CheckArgs {
   std::string out_dir = "out";
   bool json = false;
   bool quiet = false;
+  unsigned jobs = 1;  ///< --jobs N (0: one per core): threads of a split search
+  std::string shard;  ///< --shard K/N ("" : the whole search)
 };
 CLI::App* add_check(CLI::App& app, CheckArgs& args);
 int run_check(const CheckArgs& args, const Context& ctx);
@@ -114,6 +116,13 @@ struct EstimateArgs {
   bool json = false;
 };
 CLI::App* add_estimate(CLI::App& app, EstimateArgs& args);
+
+struct MergeArgs {
+  std::vector<std::string> summaries;
+  bool json = false;
+};
+CLI::App* add_merge(CLI::App& app, MergeArgs& args);
+int run_merge(const MergeArgs& args, const Context& ctx);
 int run_estimate(const EstimateArgs& args, const Context& ctx);
 
 /// What a scenario's search is expected to run (reports/cli/estimate.cpp).

@@ -15,6 +15,8 @@ namespace {
 
 constexpr std::uint64_t kNoMax = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t kMaxSteps = 100'000'000;
+// Deeper than this, the prefixes outnumber any use of them (each is one execution to enumerate).
+constexpr std::uint64_t kMaxSplitDepth = 1000;
 constexpr double kMaxSeconds = 1e7;  // about 4 months
 
 using Field = std::variant<std::string ExplorationSettings::*, std::uint64_t ExplorationSettings::*,
@@ -150,6 +152,40 @@ std::vector<Entry> make_table() {
   k.switch_value = true;
   k.switch_help = "explore one slice per owner kind and combine their verdicts";
   add(k, &ExplorationSettings::decompose);
+
+  k = {};
+  k.key = "split_depth";
+  k.type = ExplorationKey::Type::kUnsigned;
+  k.min = 0;
+  k.max = kMaxSplitDepth;
+  k.default_value = defaults.split_depth;
+  k.help =
+      "split the search at this depth (steps) into prefixes searched independently, by --jobs "
+      "threads or --shard processes (0: one search; with --jobs or --shard, the smallest depth "
+      "with 8 prefixes); the result depends on the depth, never on the number of threads or "
+      "shards";
+  for (const StrategyDescriptor& d : strategy_registry())
+    if (d.split) k.strategies.emplace_back(d.name);
+  k.flag = "--split-depth";
+  k.value_name = "D";
+  add(k, &ExplorationSettings::split_depth);
+
+  k = {};
+  k.key = "split_after";
+  k.type = ExplorationKey::Type::kUnsigned;
+  k.min = 0;
+  k.max = kNoMax;
+  k.default_value = defaults.split_after;
+  k.help =
+      "in a split search, a prefix whose search has run this many executions splits off the "
+      "alternatives of its next node as more prefixes, and again every as many (0: never); it "
+      "balances the threads when one prefix holds most of the search, at the price of more "
+      "sleep-set blocked executions (docs/strategies.md#the-split-search)";
+  for (const StrategyDescriptor& d : strategy_registry())
+    if (d.split) k.strategies.emplace_back(d.name);
+  k.flag = "--split-after";
+  k.value_name = "N";
+  add(k, &ExplorationSettings::split_after);
 
   // The strategies' own parameters, from the registry.
   for (const StrategyDescriptor& d : strategy_registry()) {
@@ -389,6 +425,12 @@ std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings)
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("strategy: ") + e.what());
   }
+}
+
+std::optional<DporStrategy::Options> split_options_for(const ExplorationSettings& settings) {
+  const StrategyDescriptor* d = find_strategy(settings.strategy);
+  if (d == nullptr || !d->split) return std::nullopt;
+  return d->split();
 }
 
 ExploreOptions explore_options_for(const ExplorationSettings& settings) {

@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,13 @@ struct ExplorationSettings {
   /// Explore one slice per owner kind instead of the whole program (explorer/decomposition.hpp;
   /// the model must declare owners) and combine their verdicts.
   bool decompose = false;
+  /// Split a DPOR search at this depth (steps) into prefixes searched independently, by --jobs
+  /// threads or --shard processes (explorer/split.hpp); 0: one search. The result depends on it,
+  /// never on the number of threads or shards.
+  std::uint64_t split_depth = 0;
+  /// In a split search, a prefix whose search has run this many executions splits off more
+  /// prefixes (SplitOptions::split_after); 0: never.
+  std::uint64_t split_after = 0;
   /// Every parameter of the strategy registry (strategy_parameters()) by key, at its default
   /// unless set.
   std::map<std::string, std::uint64_t, std::less<>> parameters = default_parameters();
@@ -97,6 +105,9 @@ ExplorationSettings apply_overrides(ExplorationSettings settings, const Explorat
 
 /// The strategy the settings name. Throws UsageError for impossible parameters.
 std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings);
+/// The options of the search below each prefix when the settings' strategy is split
+/// (split_depth > 0); nullopt for a strategy that cannot be split.
+std::optional<DporStrategy::Options> split_options_for(const ExplorationSettings& settings);
 /// The engine options (bounds, budgets, stop at first violation) of the settings.
 ExploreOptions explore_options_for(const ExplorationSettings& settings);
 

@@ -1,5 +1,6 @@
 #include "reports/cli/run.hpp"
 
+#include "explorer/split.hpp"
 #include "reports/cli/errors.hpp"
 #include "reports/counterfactual.hpp"
 #include "reports/render.hpp"
@@ -78,6 +79,29 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     options.progress_interval = std::max<std::uint64_t>(1, context.progress_interval);
   }
   options.stop = context.stop;
+  if (const auto dpor = split_options_for(settings); dpor && settings.split_depth > 0) {
+    SplitOptions split;
+    split.depth = static_cast<std::size_t>(settings.split_depth);
+    split.jobs = std::max(1u, context.jobs);
+    split.shard_index = context.shard_index;
+    split.shard_count = context.shard_count;
+    split.split_after = settings.split_after;
+    SplitResult r = explore_split(scenario.instance.program, options, *dpor, split);
+    SplitRun& sr = run.split.emplace();
+    sr.depth = split.depth;
+    sr.shard_index = split.shard_index;
+    sr.shard_count = split.shard_count;
+    sr.prefixes = r.prefixes;
+    sr.shard_prefixes = r.shard_prefixes;
+    sr.searched_prefixes = r.searched_prefixes;
+    sr.enumeration_executions = r.enumeration_executions;
+    sr.part_complete = r.part_complete;
+    sr.coverage = r.coverage;
+    sr.counterexample_prefix = std::move(r.counterexample_prefix);
+    sr.split_off_prefixes = r.split_off_prefixes;
+    run.result = std::move(r.result);
+    return run;
+  }
   Explorer explorer(scenario.instance.program, std::move(options));
   run.result = explorer.explore(*strategy);
   return run;

@@ -28,6 +28,26 @@ struct RunContext {
   std::uint64_t progress_interval = 1024;
   /// Polled before every execution (ExploreOptions::stop); null: never stop from outside.
   const std::atomic<bool>* stop = nullptr;
+  /// A split search (ExplorationSettings::split_depth > 0): worker threads, and the shard this
+  /// process searches (0-based index of shard_count).
+  unsigned jobs = 1;
+  std::size_t shard_index = 0;
+  std::size_t shard_count = 1;
+};
+
+/// How a split search went (explorer/split.hpp).
+struct SplitRun {
+  std::size_t depth = 0;
+  std::size_t shard_index = 0, shard_count = 1;
+  std::size_t prefixes = 0, shard_prefixes = 0, searched_prefixes = 0;
+  std::uint64_t enumeration_executions = 0;
+  bool part_complete = false;
+  /// What the search below the prefixes covered (e.g. "... one execution per Mazurkiewicz trace
+  /// (optimal DPOR), split at depth 8 into 40 prefixes"), the verdict's detail when it holds.
+  std::string coverage;
+  /// Per counterexample: the prefix it was found below (explorer/split.hpp: SplitResult).
+  std::vector<std::vector<std::uint32_t>> counterexample_prefix;
+  std::size_t split_off_prefixes = 0;  ///< split off large prefixes while they ran
 };
 
 /// How a decomposed run went (ExplorationSettings::decompose): one entry per owner.
@@ -65,6 +85,8 @@ struct ScenarioRun {
   std::vector<reports::TraceDocument> traces;
   /// Set when the verdict came by decomposition by owners.
   std::optional<DecomposedRun> decomposition;
+  /// Set when the search was split (ExplorationSettings::split_depth).
+  std::optional<SplitRun> split;
 };
 
 /// Explores `scenario` with `settings`. Every counterexample is written atomically to

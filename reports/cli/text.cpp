@@ -221,6 +221,18 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
     if (i < run.trace_files.size()) out += "  counterexample: " + run.trace_files[i] + "\n";
   }
   out += "  searched: " + describe_search(r) + "\n";
+  if (run.split) {
+    const SplitRun& sp = *run.split;
+    out += "  split: at depth " + std::to_string(sp.depth) + ", " + std::to_string(sp.prefixes) +
+           " prefixes";
+    if (sp.split_off_prefixes != 0)
+      out += " (" + std::to_string(sp.split_off_prefixes) + " more split off large ones)";
+    if (sp.shard_count > 1)
+      out += "; shard " + std::to_string(sp.shard_index + 1) + "/" +
+             std::to_string(sp.shard_count) + ": " + std::to_string(sp.searched_prefixes) +
+             " of its " + std::to_string(sp.shard_prefixes) + " searched to the end";
+    out += "\n";
+  }
   if (run.decomposition) out += format_decomposition(r, *run.decomposition, "  ");
   const std::string coverage = format_coverage(r, scenario.instance.coverage_goals, "    ");
   if (!coverage.empty()) out += "  coverage:\n" + coverage;
@@ -251,6 +263,21 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
                    {"coverage", coverage},
                    {"stats", to_json(r.stats, /*with_timing=*/true)}};
   if (!scenario.overrides.empty()) j["overrides"] = scenario.overrides;
+  if (run.split) {
+    const SplitRun& sp = *run.split;
+    // What `interleave merge` checks and combines (reports/cli/merge.cpp).
+    j["split"] = {{"scenario_hash", reports::scenario_hash(scenario.document)},
+                  {"depth", sp.depth},
+                  {"prefixes", sp.prefixes},
+                  {"shard", {{"index", sp.shard_index + 1}, {"count", sp.shard_count}}},
+                  {"shard_prefixes", sp.shard_prefixes},
+                  {"searched_prefixes", sp.searched_prefixes},
+                  {"part_complete", sp.part_complete},
+                  {"coverage", sp.coverage},
+                  {"enumeration_executions", sp.enumeration_executions},
+                  {"split_off_prefixes", sp.split_off_prefixes},
+                  {"counterexample_prefixes", sp.counterexample_prefix}};
+  }
   if (run.decomposition) {
     nlohmann::json slices = nlohmann::json::array();
     for (const DecomposedRun::Slice& s : run.decomposition->slices) {

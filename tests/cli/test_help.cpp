@@ -17,7 +17,7 @@ using namespace interleave::test;
 namespace {
 
 const std::vector<std::string> kCommands = {"check", "replay", "show", "validate", "list", "gate",
-                                            "matrix", "estimate"};
+                                            "matrix", "estimate", "merge"};
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
@@ -123,6 +123,14 @@ TEST_CASE("help: every example in every command's --help runs", "[help]") {
   const WorkingDirectory cwd(tmp.path());
   REQUIRE(run_cli({"check", "scenario.json", "--quiet"}).code == 1);
   REQUIRE(std::filesystem::exists(tmp / "out/counter-racy.counter-total.trace.json"));
+  // The shards merge's example combines.
+  for (const char* k : {"1", "2"}) {
+    const CliResult shard = run_cli({"check", "scenario.json", "--strategy", "dpor", "--shard",
+                                     std::string(k) + "/2",
+                                     "--json", "--out", "shard-out"});
+    REQUIRE(shard.code == 1);
+    write_file(tmp / ("shard-" + std::string(k) + ".json"), shard.out);
+  }
 
   std::vector<std::string> all;
   for (const auto& e : examples(run_cli({"--help"}).out))
@@ -142,6 +150,10 @@ TEST_CASE("help: every example in every command's --help runs", "[help]") {
     for (std::string w; words >> w;) {
       const auto at = w.find("NAME.PROPERTY");
       if (at != std::string::npos) w.replace(at, 13, "counter-racy.counter-total");
+      if (w == "shard-*.json") {  // the shell's glob
+        args.insert(args.end(), {"shard-1.json", "shard-2.json"});
+        continue;
+      }
       args.push_back(w);
     }
     args.erase(args.begin());  // "interleave"

@@ -62,6 +62,7 @@ std::ptrdiff_t Reversal::weak_initial(const SearchState& s, ActorId id, const Op
 // could wrongly count v as covered).
 void Reversal::reverse(SearchState& s, std::uint32_t earlier, ActorId actor, const Op& op,
                        const Clock* full, std::uint32_t end, std::int32_t prev) {
+  if (s.event_node[earlier] < s.floor) return;  // a fixed or fully branched node
   Node& node = s.path[s.event_node[earlier]];
   // Clear the entries of the last v_: its actors with an event, and the actor of its final step.
   v_actors_.for_each([&](ActorId a) { first_of_id_[a] = last_of_id_[a] = kNil; });
