@@ -133,18 +133,19 @@ unsigned jobs_of(unsigned jobs) {
 // the search is to be split at a depth chosen for it (choose_split_depth).
 bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shard& shard,
                   const Scenario& scenario) {
-  const bool asked = shard.count > 1 || (jobs > 1 && split_options_for(settings));
-  if (!asked && settings.split_depth == 0) return false;
-  if (settings.decompose)
-    throw UsageError(scenario.name + ": a decomposed search is not split (--jobs, --shard and "
+  const bool given = shard.count > 1 || settings.split_depth > 0;  // a split asked for by name
+  if (settings.decompose) {
+    if (!given) return false;  // --jobs alone: the slices run on one thread
+    throw UsageError(scenario.name + ": a decomposed search is not split (--shard and "
                                      "split_depth are for a whole search)");
+  }
   if (!split_options_for(settings)) {
-    if (!asked) return false;  // the strategy ignores split_depth, as other strategies' keys
+    if (shard.count <= 1) return false;  // it ignores split_depth and runs on one thread
     throw UsageError(scenario.name + ": strategy " + settings.strategy +
                      " cannot be split into shards: --shard splits a DPOR search (dpor, "
                      "dpor-all-writes)");
   }
-  return settings.split_depth == 0;
+  return settings.split_depth == 0 && (given || jobs > 1);
 }
 
 }  // namespace
