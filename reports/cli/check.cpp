@@ -50,6 +50,18 @@ std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
   return scenarios;
 }
 
+ScenarioRun run_with_progress(const Scenario& scenario, const ExplorationSettings& settings,
+                              RunContext run_ctx, const Context& ctx, bool quiet) {
+  std::optional<ProgressLine> progress;
+  if ((ctx.env.progress || ctx.env.progress_lines) && !quiet) {
+    progress.emplace(ctx.err, scenario.name,
+                     ctx.env.progress ? ProgressLine::Mode::kTerminal : ProgressLine::Mode::kLines,
+                     progress_estimator(scenario, settings, &interrupt_requested()));
+    run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
+  }
+  return run_scenario(scenario, settings, run_ctx);
+}
+
 CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   CLI::App* c = app.add_subcommand(
       "check", "Explore scenarios and print a verdict for each (holds, violation, incomplete)");
@@ -188,18 +200,7 @@ int run_check(const CheckArgs& args, const Context& ctx) {
       settings[i].split_depth = choose_split_depth(scenario.instance.program, o,
                                                    *split_options_for(settings[i]));
     }
-    ScenarioRun run;
-    {
-      std::optional<ProgressLine> progress;
-      if ((ctx.env.progress || ctx.env.progress_lines) && !args.quiet) {
-        progress.emplace(ctx.err, scenario.name,
-                         ctx.env.progress ? ProgressLine::Mode::kTerminal
-                                          : ProgressLine::Mode::kLines,
-                         progress_estimator(scenario, settings[i], &interrupt_requested()));
-        run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
-      }
-      run = run_scenario(scenario, settings[i], run_ctx);
-    }
+    ScenarioRun run = run_with_progress(scenario, settings[i], run_ctx, ctx, args.quiet);
     if (run.result.interrupted) {
       interrupted = interruption_text();
       if (run.result.verdict == Verdict::kIncomplete) run.result.detail = interrupted;
