@@ -50,6 +50,18 @@ std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
   return scenarios;
 }
 
+ScenarioRun run_with_progress(const Scenario& scenario, const ExplorationSettings& settings,
+                              RunContext run_ctx, const Context& ctx, bool quiet) {
+  std::optional<ProgressLine> progress;
+  if ((ctx.env.progress || ctx.env.progress_lines) && !quiet) {
+    progress.emplace(ctx.err, scenario.name,
+                     ctx.env.progress ? ProgressLine::Mode::kTerminal : ProgressLine::Mode::kLines,
+                     progress_estimator(scenario, settings, &interrupt_requested()));
+    run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
+  }
+  return run_scenario(scenario, settings, run_ctx);
+}
+
 CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   CLI::App* c = app.add_subcommand(
       "check", "Explore scenarios and print a verdict for each (holds, violation, incomplete)");
@@ -133,18 +145,19 @@ unsigned jobs_of(unsigned jobs) {
 // the search is to be split at a depth chosen for it (choose_split_depth).
 bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shard& shard,
                   const Scenario& scenario) {
-  const bool asked = shard.count > 1 || (jobs > 1 && split_options_for(settings));
-  if (!asked && settings.split_depth == 0) return false;
-  if (settings.decompose)
-    throw UsageError(scenario.name + ": a decomposed search is not split (--jobs, --shard and "
+  const bool given = shard.count > 1 || settings.split_depth > 0;  // a split asked for by name
+  if (settings.decompose) {
+    if (!given) return false;  // --jobs alone: the slices run on one thread
+    throw UsageError(scenario.name + ": a decomposed search is not split (--shard and "
                                      "split_depth are for a whole search)");
+  }
   if (!split_options_for(settings)) {
-    if (!asked) return false;  // the strategy ignores split_depth, as other strategies' keys
+    if (shard.count <= 1) return false;  // it ignores split_depth and runs on one thread
     throw UsageError(scenario.name + ": strategy " + settings.strategy +
                      " cannot be split into shards: --shard splits a DPOR search (dpor, "
                      "dpor-all-writes)");
   }
-  return settings.split_depth == 0;
+  return settings.split_depth == 0 && (given || jobs > 1);
 }
 
 }  // namespace
@@ -187,18 +200,7 @@ int run_check(const CheckArgs& args, const Context& ctx) {
       settings[i].split_depth = choose_split_depth(scenario.instance.program, o,
                                                    *split_options_for(settings[i]));
     }
-    ScenarioRun run;
-    {
-      std::optional<ProgressLine> progress;
-      if ((ctx.env.progress || ctx.env.progress_lines) && !args.quiet) {
-        progress.emplace(ctx.err, scenario.name,
-                         ctx.env.progress ? ProgressLine::Mode::kTerminal
-                                          : ProgressLine::Mode::kLines,
-                         progress_estimator(scenario, settings[i], &interrupt_requested()));
-        run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
-      }
-      run = run_scenario(scenario, settings[i], run_ctx);
-    }
+    ScenarioRun run = run_with_progress(scenario, settings[i], run_ctx, ctx, args.quiet);
     if (run.result.interrupted) {
       interrupted = interruption_text();
       if (run.result.verdict == Verdict::kIncomplete) run.result.detail = interrupted;

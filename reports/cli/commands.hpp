@@ -38,6 +38,10 @@ struct CheckArgs {
   std::string shard;  ///< --shard K/N ("" : the whole search)
 };
 CLI::App* add_check(CLI::App& app, CheckArgs& args);
+/// run_scenario with the progress line on ctx.err (redrawn on a terminal, a line every 10 s
+/// otherwise) unless `quiet` or the environment shows none: what check and gate run.
+ScenarioRun run_with_progress(const Scenario& scenario, const ExplorationSettings& settings,
+                              RunContext run_ctx, const Context& ctx, bool quiet);
 int run_check(const CheckArgs& args, const Context& ctx);
 
 struct ReplayArgs {

@@ -7,7 +7,6 @@
 #include "reports/cli/errors.hpp"
 #include "reports/cli/expectation.hpp"
 #include "reports/cli/interrupt.hpp"
-#include "reports/cli/progress.hpp"
 #include "reports/formats.hpp"
 #include "reports/gate_report.hpp"
 
@@ -219,18 +218,7 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     run_ctx.out_dir = out_dir;
     run_ctx.stop = &interrupt_requested();
     const auto start = std::chrono::steady_clock::now();
-    ScenarioRun run;
-    {
-      std::optional<ProgressLine> progress;
-      if ((ctx.env.progress || ctx.env.progress_lines) && !args.quiet) {
-        progress.emplace(ctx.err, scenario.name,
-                         ctx.env.progress ? ProgressLine::Mode::kTerminal
-                                          : ProgressLine::Mode::kLines,
-                         progress_estimator(scenario, scenario.exploration, &interrupt_requested()));
-        run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
-      }
-      run = run_scenario(scenario, scenario.exploration, run_ctx);
-    }
+    ScenarioRun run = run_with_progress(scenario, scenario.exploration, run_ctx, ctx, args.quiet);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (run.result.interrupted) {

@@ -153,6 +153,14 @@ TEST_CASE("check refuses a --jobs or --shard that cannot be split", "[cli][split
   const CliResult random = run_binary({"check", kSeed, "--strategy", "random", "--shard", "1/2"});
   CHECK(random.code == 2);
   CHECK_THAT(random.err, Catch::Contains("cannot be split into shards"));
+  // A decomposed search runs its slices on one thread under --jobs; --shard refuses it.
+  const std::string decomposed = std::string(INTERLEAVE_SOURCE_DIR) +
+                                 "/scenarios/large-register-then-start-leader-decomposed.json";
+  TempDir out;
+  CHECK(run_binary({"check", decomposed, "--jobs", "2", "--quiet", "--out", out / "d"}).code == 0);
+  const CliResult sharded = run_binary({"check", decomposed, "--shard", "1/2"});
+  CHECK(sharded.code == 2);
+  CHECK_THAT(sharded.err, Catch::Contains("a decomposed search is not split"));
   // --jobs is the machine's: a strategy that cannot be split runs on one thread, as without it.
   TempDir tmp;
   const CliResult one = run_binary({"check", kSeed, "--strategy", "random", "--seed", "3",
