@@ -4,7 +4,7 @@
 #include "explorer/strategies/replay.hpp"
 
 #include <chrono>
-#include <set>
+#include <limits>
 
 namespace interleave {
 
@@ -123,47 +123,64 @@ void settle_verdict(ExplorationResult& result, const std::string& cut, const Cov
 }
 
 ExplorationResult Explorer::explore(Strategy& strategy) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  ExplorationResult result;
-  result.strategy = strategy.name();
-  Stats& stats = result.stats;
-  std::set<std::string> reported;  // properties with a counterexample already
-  std::string cut;                 // why the search stopped early, if it did
+  Exploration exploration(*this, strategy);
+  exploration.run(std::numeric_limits<std::uint64_t>::max());
+  return exploration.finish();
+}
 
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+Exploration::Exploration(Explorer& explorer, Strategy& strategy)
+    : explorer_(explorer), strategy_(strategy), start_(std::chrono::steady_clock::now()) {
+  result_.strategy = strategy.name();
+}
 
-  for (;;) {
-    if (options_.stop != nullptr && options_.stop->load(std::memory_order_relaxed)) {
-      cut = "interrupted";
-      result.interrupted = true;
+Exploration::~Exploration() = default;
+
+double Exploration::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+bool Exploration::run(std::uint64_t executions) {
+  const ExploreOptions& options = explorer_.options_;
+  ExecutionBuffers& buffers = explorer_.buffers_;
+  Stats& stats = result_.stats;
+  for (std::uint64_t ran = 0; !over_ && ran < executions; ++ran) {
+    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+      cut_ = "interrupted";
+      result_.interrupted = true;
+      over_ = true;
       break;
     }
-    if (options_.max_executions != 0 && stats.executions >= options_.max_executions) {
-      cut = "the execution budget (" + std::to_string(options_.max_executions) +
-            " executions) ran out";
+    if (options.max_executions != 0 && stats.executions >= options.max_executions) {
+      cut_ = "the execution budget (" + std::to_string(options.max_executions) +
+             " executions) ran out";
+      over_ = true;
       break;
     }
-    if (options_.time_budget_seconds > 0 && elapsed() >= options_.time_budget_seconds) {
-      cut = "the time budget ran out";
+    if (options.time_budget_seconds > 0 && elapsed() >= options.time_budget_seconds) {
+      cut_ = "the time budget ran out";
+      over_ = true;
       break;
     }
-    if (!strategy.begin_execution()) break;
+    if (!strategy_.begin_execution()) {
+      over_ = true;
+      break;
+    }
 
     Outcome outcome;
     std::optional<Violation> violation;
     Schedule schedule;
     {
-      Execution ex(*pool_, buffers_, ExecutionOptions{options_.max_steps, false, &strategy});
-      program_(ex);
-      outcome = ex.run(strategy);
+      Execution ex(*explorer_.pool_, buffers,
+                   ExecutionOptions{options.max_steps, false, &strategy_});
+      explorer_.program_(ex);
+      outcome = ex.run(strategy_);
       violation = ex.violation();
       for (const auto& goal : ex.covered())
-        ++result.covered[goal];
-      if (violation && !reported.contains(violation->invariant)) {
-        schedule.seed = strategy.execution_seed();
-        schedule.steps.reserve(buffers_.decisions.size());
-        for (const Decision& d : buffers_.decisions) {
+        ++result_.covered[goal];
+      if (violation && !reported_.contains(violation->invariant)) {
+        schedule.seed = strategy_.execution_seed();
+        schedule.steps.reserve(buffers.decisions.size());
+        for (const Decision& d : buffers.decisions) {
           schedule.steps.push_back(
               d.kind == Decision::Kind::kActor
                   ? ScheduleEntry::run(ex.actor(static_cast<ActorId>(d.value)).name())
@@ -172,8 +189,8 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
       }
     }
     ++stats.executions;
-    stats.steps += buffers_.trace.size();
-    stats.max_depth = std::max<std::uint64_t>(stats.max_depth, buffers_.trace.size());
+    stats.steps += buffers.trace.size();
+    stats.max_depth = std::max<std::uint64_t>(stats.max_depth, buffers.trace.size());
     switch (outcome) {
       case Outcome::kCompleted:
         ++stats.completed;
@@ -194,34 +211,41 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
     }
     if (violation) {
       ++stats.violations[violation->invariant];
-      if (!reported.contains(violation->invariant)) {
-        reported.insert(violation->invariant);
-        if (options_.minimize)
-          schedule = minimize(program_, schedule, violation->invariant,
-                              MinimizeOptions{options_.minimize_budget, options_.max_steps,
-                                              options_.stack_size})
+      if (!reported_.contains(violation->invariant)) {
+        reported_.insert(violation->invariant);
+        if (options.minimize)
+          schedule = minimize(explorer_.program_, schedule, violation->invariant,
+                              MinimizeOptions{options.minimize_budget, options.max_steps,
+                                              options.stack_size})
                          .schedule;
-        result.counterexamples.push_back(make_counterexample(schedule, violation->invariant));
-        if (options_.on_counterexample) {
+        result_.counterexamples.push_back(
+            explorer_.make_counterexample(schedule, violation->invariant));
+        if (options.on_counterexample) {
           stats.elapsed_seconds = elapsed();
-          options_.on_counterexample(result.counterexamples.back(), stats);
+          options.on_counterexample(result_.counterexamples.back(), stats);
         }
-        if (options_.stop_on_first_violation) {
-          cut = "stopped at the first violation";
-          result.stopped_at_first_violation = true;
+        if (options.stop_on_first_violation) {
+          cut_ = "stopped at the first violation";
+          result_.stopped_at_first_violation = true;
+          over_ = true;
           break;
         }
       }
     }
-    if (options_.on_progress && stats.executions % options_.progress_interval == 0) {
+    if (options.on_progress && stats.executions % options.progress_interval == 0) {
       stats.elapsed_seconds = elapsed();
-      options_.on_progress(stats);
+      options.on_progress(stats);
     }
   }
   stats.elapsed_seconds = elapsed();
+  return !over_;
+}
 
-  settle_verdict(result, cut, strategy.coverage(), options_.max_steps);
-  return result;
+ExplorationResult Exploration::finish() {
+  result_.stats.elapsed_seconds = elapsed();
+  const std::string cut = over_ || !cut_.empty() ? cut_ : "the search was not run to its end";
+  settle_verdict(result_, cut, strategy_.coverage(), explorer_.options_.max_steps);
+  return std::move(result_);
 }
 
 }  // namespace interleave

@@ -18,10 +18,12 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -135,6 +137,8 @@ struct ExploreOptions {
 void settle_verdict(ExplorationResult& result, const std::string& cut, const Coverage& coverage,
                     std::size_t max_steps);
 
+class Exploration;
+
 class Explorer {
  public:
   explicit Explorer(Program program, ExploreOptions options = {});
@@ -157,10 +161,46 @@ class Explorer {
   const ExploreOptions& options() const { return options_; }
 
  private:
+  friend class Exploration;
   Program program_;
   ExploreOptions options_;
   std::unique_ptr<StackPool> pool_;
   ExecutionBuffers buffers_;
+};
+
+/// An exploration run in slices (Explorer::explore runs one to its end): run(n) runs at most n more
+/// executions and returns whether the search can go on, finish() states the verdict of what was
+/// explored. A slice ends only at an execution boundary, so a search run in slices of any sizes
+/// explores exactly what one run to the end would (the portfolio, explorer/portfolio.hpp, runs
+/// its members in rounds this way). The explorer and the strategy must outlive it; one
+/// Exploration at a time per Explorer, run on one thread at a time (any thread).
+class Exploration {
+ public:
+  Exploration(Explorer& explorer, Strategy& strategy);
+  ~Exploration();
+  Exploration(const Exploration&) = delete;
+  Exploration& operator=(const Exploration&) = delete;
+
+  /// Runs at most `executions` more executions; false once the search is over (the strategy is
+  /// exhausted, a budget ran out, the first violation stopped it, or it was interrupted).
+  bool run(std::uint64_t executions);
+  bool over() const { return over_; }
+  /// What was found so far: counterexamples, coverage goals and stats (elapsed time up to date
+  /// at the end of the last slice); the verdict is settled by finish().
+  const ExplorationResult& progress() const { return result_; }
+  /// Settles the verdict of what was explored (incomplete, naming why, if it is not over) and
+  /// hands the result over. The Exploration is spent afterwards.
+  ExplorationResult finish();
+
+ private:
+  double elapsed() const;
+  Explorer& explorer_;
+  Strategy& strategy_;
+  ExplorationResult result_;
+  std::set<std::string> reported_;     // properties with a counterexample already
+  std::string cut_;                    // why the search stopped early, if it did
+  bool over_ = false;
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace interleave

@@ -84,12 +84,7 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       ->type_name("DIR");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
-  c->add_option("--jobs,-j", a.jobs,
-                "Search on N threads (0: one per core): a DPOR search is split (at split_depth, "
-                "else the smallest depth with 8 prefixes) and its output is the same for every "
-                "N; other strategies run on one thread")
-      ->type_name("N")
-      ->check(CLI::Range(0u, kMaxJobs));
+  add_jobs_option(*c, a.jobs);
   c->add_option("--shard", a.shard,
                 "Search only shard K of N of the split search (1 <= K <= N); 'interleave merge' "
                 "combines the --json summaries of the N shards")
@@ -136,14 +131,28 @@ Shard parse_shard(const std::string& text) {
   return s;
 }
 
-unsigned jobs_of(unsigned jobs) {
-  if (jobs != 0) return jobs;
+
+}  // namespace
+
+unsigned jobs_of(std::optional<unsigned> jobs) {
+  if (jobs && *jobs != 0) return *jobs;
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void add_jobs_option(CLI::App& command, std::optional<unsigned>& jobs) {
+  command
+      .add_option("--jobs,-j", jobs,
+                  "Threads (0 or not given: one per core). The portfolio runs its members side "
+                  "by side on them; for check, a --jobs given also splits a DPOR search (at "
+                  "split_depth, else at the smallest depth with 8 prefixes, which the output "
+                  "records). The output is the same for every N > 1")
+      ->type_name("N")
+      ->check(CLI::Range(0u, kMaxJobs));
 }
 
 // --jobs on a strategy that cannot be split runs it on one thread; --shard refuses it. True when
 // the search is to be split at a depth chosen for it (choose_split_depth).
-bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shard& shard,
+static bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shard& shard,
                   const Scenario& scenario) {
   const bool given = shard.count > 1 || settings.split_depth > 0;  // a split asked for by name
   if (settings.decompose) {
@@ -160,20 +169,24 @@ bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shar
   return settings.split_depth == 0 && (given || jobs > 1);
 }
 
-}  // namespace
-
 int run_check(const CheckArgs& args, const Context& ctx) {
   const Shard shard = parse_shard(args.shard);
   const unsigned jobs = jobs_of(args.jobs);
+  // Only a --jobs given splits a DPOR search (the depth it chooses is part of the output); the
+  // portfolio's rounds use every core either way, which changes nothing in the output.
+  const unsigned split_jobs = args.jobs ? jobs : 1;
   const std::vector<Scenario> scenarios = load_scenarios(
       args.scenarios, ctx.models, parse_scenario_overrides(args.preset, args.sets));
   std::vector<ExplorationSettings> settings;
   std::vector<bool> choose_depth;  // split at a depth chosen for the scenario
   for (const auto& s : scenarios) {
     settings.push_back(apply_overrides(s.exploration, args.overrides));
+    // A shard is a share of a DPOR search: the portfolio's DPOR member runs alone (and the
+    // options the output records say so).
+    if (shard.count > 1) settings.back() = single_strategy(settings.back());
     make_strategy_for(settings.back());  // impossible parameters fail before anything runs
     check_decomposable(s, settings.back());  // so does a decomposition the model refuses
-    choose_depth.push_back(settle_split(settings.back(), jobs, shard, s));  // and a bad split
+    choose_depth.push_back(settle_split(settings.back(), split_jobs, shard, s));  // a bad split
   }
   check_output_directory("--out", args.out_dir);  // before anything runs
 

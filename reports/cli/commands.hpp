@@ -34,10 +34,16 @@ struct CheckArgs {
   std::string out_dir = "out";
   bool json = false;
   bool quiet = false;
-  unsigned jobs = 1;  ///< --jobs N (0: one per core): threads of a split search
+  /// --jobs N (0: one per core): threads of the portfolio's rounds and of a split search; not
+  /// given: the portfolio's rounds on every core, DPOR not split.
+  std::optional<unsigned> jobs;
   std::string shard;  ///< --shard K/N ("" : the whole search)
 };
 CLI::App* add_check(CLI::App& app, CheckArgs& args);
+/// Declares --jobs/-j N on `command` (check and gate).
+void add_jobs_option(CLI::App& command, std::optional<unsigned>& jobs);
+/// The threads --jobs asks for: N, or one per core for 0 or when not given.
+unsigned jobs_of(std::optional<unsigned> jobs);
 /// run_scenario with the progress line on ctx.err (redrawn on a terminal, a line every 10 s
 /// otherwise) unless `quiet` or the environment shows none: what check and gate run.
 ScenarioRun run_with_progress(const Scenario& scenario, const ExplorationSettings& settings,
@@ -97,6 +103,7 @@ struct GateArgs {
   std::string summary;     ///< "" : no summary
   bool github = false;     ///< print GitHub workflow annotations for the failures
   bool quiet = false;
+  std::optional<unsigned> jobs;  ///< --jobs N: as check's
 };
 CLI::App* add_gate(CLI::App& app, GateArgs& args);
 int run_gate(const GateArgs& args, const Context& ctx);

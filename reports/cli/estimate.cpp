@@ -31,22 +31,25 @@ SearchEstimate estimate_search(const Scenario& scenario, const ExplorationSettin
                                std::uint64_t probes, std::uint64_t seed,
                                const std::atomic<bool>* stop) {
   SearchEstimate e;
-  e.strategy = settings.strategy;
-  const StrategyDescriptor* d = find_strategy(settings.strategy);
+  // The portfolio: its exhaustive member's tree (the bug finders' executions are capped), and
+  // the estimate says whose it is.
+  const std::string strategy = single_strategy(settings).strategy;
+  e.strategy = strategy;
+  const StrategyDescriptor* d = find_strategy(strategy);
   if (d != nullptr && d->sampling) {
     e.kind = SearchEstimate::Kind::kKnown;
     e.known = settings.max_executions != 0 ? settings.max_executions : StrategySpec{}.executions;
     return e;
   }
   EstimateOptions o;
-  if (settings.strategy == "dpor" || settings.strategy == "dpor-all-writes") {
+  if (strategy == "dpor" || strategy == "dpor-all-writes") {
     o.tree = EstimateOptions::Tree::kSleepSets;
-    o.all_writes = settings.strategy == "dpor-all-writes";
+    o.all_writes = strategy == "dpor-all-writes";
     e.kind = SearchEstimate::Kind::kTree;
   } else {
     // dfs runs the whole tree; for a bounded search (preemption-bound) it is an upper bound.
     o.tree = EstimateOptions::Tree::kAllInterleavings;
-    e.kind = settings.strategy == "dfs" ? SearchEstimate::Kind::kTree
+    e.kind = strategy == "dfs" ? SearchEstimate::Kind::kTree
                                         : SearchEstimate::Kind::kUpperBound;
   }
   o.probes = probes;

@@ -58,7 +58,8 @@ std::vector<Entry> make_table() {
   k.key = "strategy";
   k.type = ExplorationKey::Type::kStrategy;
   k.default_value = defaults.strategy;
-  k.help = "the exploration strategy, one of those `interleave list` shows (it marks the default)";
+  k.help = "the exploration strategy, one of those `interleave list` shows: `portfolio` (the "
+           "default) runs the bug finders beside DPOR, a strategy named runs alone";
   k.flag = "--strategy";
   k.value_name = "NAME";
   add(k, &ExplorationSettings::strategy);
@@ -328,7 +329,7 @@ ExplorationSettings exploration_from_json(const JsonReader& r,
     switch (k.type) {
       case ExplorationKey::Type::kStrategy: {
         std::string& v = s.*std::get<std::string ExplorationSettings::*>(e.field);
-        v = r.enum_or(k.key, v, strategy_names());
+        v = r.enum_or(k.key, v, exploration_strategy_names());
         break;
       }
       case ExplorationKey::Type::kUnsigned: {
@@ -366,7 +367,7 @@ ExplorationSettings apply_overrides(ExplorationSettings s, const ExplorationOver
 }
 
 void add_exploration_options(CLI::App& c, ExplorationOverrides& o) {
-  const std::string names = join(strategy_names(), ", ");
+  const std::string names = join(exploration_strategy_names(), ", ");
   for (const Entry& e : table()) {
     const ExplorationKey& k = e.key;
     const std::string key = k.key;
@@ -376,12 +377,12 @@ void add_exploration_options(CLI::App& c, ExplorationOverrides& o) {
       case ExplorationKey::Type::kStrategy:
         c.add_option_function<std::string>(
              k.flag, [&o, key](const std::string& v) { o.values[key] = v; },
-             "Exploration strategy (default: the scenario's, else " + default_strategy_name() +
-                 "); one of: " + names)
+             "Exploration strategy (default: the scenario's, else " +
+                 std::string(kPortfolioName) + "); one of: " + names)
             ->type_name(k.value_name)
             ->check(CLI::Validator(
                 [names](std::string& v) -> std::string {
-                  const auto known = strategy_names();
+                  const auto known = exploration_strategy_names();
                   if (std::find(known.begin(), known.end(), v) != known.end()) return "";
                   return "unknown strategy '" + v + "'" + did_you_mean(v, known) +
                          "; known: " + names;
@@ -413,7 +414,34 @@ void add_exploration_options(CLI::App& c, ExplorationOverrides& o) {
   }
 }
 
+std::vector<std::string> exploration_strategy_names() {
+  std::vector<std::string> names{std::string(kPortfolioName)};
+  for (const auto& n : strategy_names())
+    names.push_back(n);
+  return names;
+}
+
+bool is_portfolio(const ExplorationSettings& settings) {
+  return settings.strategy == kPortfolioName;
+}
+
+ExplorationSettings single_strategy(const ExplorationSettings& settings) {
+  if (!is_portfolio(settings)) return settings;
+  ExplorationSettings s = settings;
+  s.strategy = default_portfolio().front().spec.name;
+  return s;
+}
+
 std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings) {
+  if (is_portfolio(settings)) {
+    try {  // the members' own parameters (a broken table is an internal error, not bad input)
+      for (const PortfolioMember& m : default_portfolio())
+        make_strategy(m.spec);
+    } catch (const std::invalid_argument& e) {
+      throw std::logic_error(std::string("the default portfolio: ") + e.what());
+    }
+    return make_strategy_for(single_strategy(settings));
+  }
   StrategySpec spec;
   spec.name = settings.strategy;
   spec.seed = settings.seed;
@@ -428,7 +456,7 @@ std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings)
 }
 
 std::optional<DporStrategy::Options> split_options_for(const ExplorationSettings& settings) {
-  const StrategyDescriptor* d = find_strategy(settings.strategy);
+  const StrategyDescriptor* d = find_strategy(single_strategy(settings).strategy);
   if (d == nullptr || !d->split) return std::nullopt;
   return d->split();
 }
@@ -454,7 +482,7 @@ nlohmann::ordered_json exploration_schema() {
     switch (k.type) {
       case ExplorationKey::Type::kStrategy:
         p["type"] = "string";
-        p["enum"] = strategy_names();
+        p["enum"] = exploration_strategy_names();
         break;
       case ExplorationKey::Type::kUnsigned:
         p["type"] = "integer";
@@ -528,7 +556,9 @@ std::string exploration_options_markdown() {
 std::string strategies_markdown() {
   std::string out =
       "| name | explores | verdict when nothing fails | parameters | use it for |\n"
-      "|---|---|---|---|---|\n";
+      "|---|---|---|---|---|\n"
+      "| `portfolio` (default) | the bug finders beside `dpor`, in rounds (see below) | `holds` "
+      "(from its `dpor` member) | `seed` | every scenario: bugs first, then the proof |\n";
   for (const StrategyDescriptor& d : strategy_registry()) {
     std::string verdict;
     switch (d.reach) {
@@ -547,10 +577,26 @@ std::string strategies_markdown() {
     if (d.sampling) params.emplace_back("`max_executions`");
     for (const StrategyParameter& p : d.parameters)
       params.push_back("`" + std::string(p.key) + "`");
-    out += "| `" + std::string(d.name) + "`" +
-           (d.name == default_strategy_name() ? " (default)" : "") + " | " +
+    out += "| `" + std::string(d.name) + "` | " +
            std::string(d.summary) + " | " + verdict + " | " +
            (params.empty() ? "none" : join(params, ", ")) + " | " + std::string(d.use) + " |\n";
+  }
+  return out;
+}
+
+std::string portfolio_markdown() {
+  std::string out =
+      "| rank | member | strategy | parameters | executions |\n"
+      "|---|---|---|---|---|\n";
+  std::size_t rank = 0;
+  for (const PortfolioMember& m : default_portfolio()) {
+    std::vector<std::string> params;
+    for (const auto& [key, value] : m.spec.parameters)
+      params.push_back("`" + key + "` = " + std::to_string(value));
+    out += "| " + std::to_string(++rank) + " | " + m.label + " | `" + m.spec.name + "` | " +
+           (params.empty() ? "none" : join(params, ", ")) + " | " +
+           (m.executions == 0 ? std::string("until it is over") : std::to_string(m.executions)) +
+           " |\n";
   }
   return out;
 }

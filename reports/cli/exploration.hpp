@@ -8,6 +8,7 @@
 
 #include "explorer/explorer.hpp"
 #include "explorer/json_reader.hpp"
+#include "explorer/portfolio.hpp"
 #include "explorer/strategies/factory.hpp"
 
 #include <CLI/CLI.hpp>
@@ -27,7 +28,9 @@ namespace interleave::cli {
 /// How to explore: the scenario's "exploration" section, possibly overridden on the command line.
 /// The same keys are recorded as "options" in every counterexample trace.
 struct ExplorationSettings {
-  std::string strategy = default_strategy_name();  ///< one of strategy_names()
+  /// "portfolio" (the default: the bug finders beside DPOR, explorer/portfolio.hpp) or one of
+  /// strategy_names(), which then runs alone.
+  std::string strategy = std::string(kPortfolioName);
   std::uint64_t seed = 0;                          ///< seed of the seeded strategies (random, pct)
   /// 0: unlimited; reaching it makes the verdict incomplete. Also the number of executions of the
   /// sampling strategies (random, pct; 0 there means StrategySpec's default).
@@ -103,7 +106,15 @@ struct ExplorationOverrides {
 void add_exploration_options(CLI::App& command, ExplorationOverrides& overrides);
 ExplorationSettings apply_overrides(ExplorationSettings settings, const ExplorationOverrides& o);
 
-/// The strategy the settings name. Throws UsageError for impossible parameters.
+/// The names the strategy key takes: "portfolio" (the default), then strategy_names().
+std::vector<std::string> exploration_strategy_names();
+bool is_portfolio(const ExplorationSettings& settings);
+/// The settings of the single strategy that stands for them where one search runs alone (a
+/// decomposed search's slices, a matrix cell, an estimate, the split of a search): for the
+/// portfolio its exhaustive member (dpor), otherwise the settings themselves.
+ExplorationSettings single_strategy(const ExplorationSettings& settings);
+/// The strategy the settings name (for the portfolio: its exhaustive member, after every member
+/// is checked). Throws UsageError for impossible parameters.
 std::unique_ptr<Strategy> make_strategy_for(const ExplorationSettings& settings);
 /// The options of the search below each prefix when the settings' strategy is split
 /// (split_depth > 0); nullopt for a strategy that cannot be split.
@@ -121,5 +132,7 @@ std::string exploration_keys_markdown();
 std::string exploration_options_markdown();
 /// The Markdown table of the strategies in docs/strategies.md.
 std::string strategies_markdown();
+/// The Markdown table of the portfolio's members in docs/strategies.md.
+std::string portfolio_markdown();
 
 }  // namespace interleave::cli

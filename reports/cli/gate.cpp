@@ -128,6 +128,7 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
   c->add_flag("--github", a.github,
               "Print a GitHub workflow annotation (::error file=SCENARIO) per failed scenario");
   c->add_flag("--quiet,-q", a.quiet, "Print only the summary line (and --github's annotations)");
+  add_jobs_option(*c, a.jobs);
   const reports::GateFormat& junit = reports::gate_format("junit");
   const reports::GateFormat& markdown = reports::gate_format("markdown");
   const reports::GateFormat& sarif = reports::gate_format("sarif");
@@ -161,6 +162,7 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
 int run_gate(const GateArgs& args, const Context& ctx) {
   // Everything is read and checked before anything runs: bad input writes nothing (exit 2).
   const std::vector<Scenario> scenarios = load_scenarios(args.scenarios, ctx.models);
+  const unsigned jobs = jobs_of(args.jobs);  // the portfolio's rounds (a split only at split_depth)
   for (const auto& s : scenarios)
     make_strategy_for(s.exploration);
   for (const auto& s : scenarios)  // a decomposition the model refuses fails before any work
@@ -217,6 +219,7 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     run_ctx.tool_version = ctx.env.tool_version;
     run_ctx.out_dir = out_dir;
     run_ctx.stop = &interrupt_requested();
+    run_ctx.jobs = jobs;
     const auto start = std::chrono::steady_clock::now();
     ScenarioRun run = run_with_progress(scenario, scenario.exploration, run_ctx, ctx, args.quiet);
     const double seconds =

@@ -140,10 +140,21 @@ nlohmann::json strategy_catalog() {
   return all;
 }
 
+// The portfolio's members as `list --json` shows them (explorer/portfolio.hpp).
+nlohmann::json portfolio_catalog() {
+  nlohmann::json members = nlohmann::json::array();
+  for (const PortfolioMember& m : default_portfolio())
+    members.push_back({{"label", m.label},
+                       {"strategy", m.spec.name},
+                       {"parameters", m.spec.parameters},
+                       {"executions", m.executions}});
+  return {{"name", kPortfolioName}, {"quantum", kPortfolioQuantum}, {"members", members}};
+}
+
 }  // namespace
 
 int run_list(const ListArgs& args, const Context& ctx) {
-  const std::vector<std::string> strategies = strategy_names();
+  const std::vector<std::string> strategies = exploration_strategy_names();
   if (args.json) {
     nlohmann::json models = nlohmann::json::array();
     for (const auto& d : ctx.models.all())
@@ -153,8 +164,9 @@ int run_list(const ListArgs& args, const Context& ctx) {
                         {"catalog", d->catalog()}});
     ctx.out << nlohmann::json{{"models", models},
                               {"strategies", strategies},
-                              {"default_strategy", default_strategy_name()},
+                              {"default_strategy", kPortfolioName},
                               {"strategy_catalog", strategy_catalog()},
+                              {"portfolio", portfolio_catalog()},
                               {"formats", formats_json()}}
                    .dump(2)
             << "\n";
@@ -176,7 +188,11 @@ int run_list(const ListArgs& args, const Context& ctx) {
   }
   out += "strategies:\n";
   for (const auto& s : strategies)
-    out += "  " + s + (s == default_strategy_name() ? " (default)" : "") + "\n";
+    out += "  " + s + (s == kPortfolioName ? " (default)" : "") + "\n";
+  std::string members;
+  for (const PortfolioMember& m : default_portfolio())
+    members += (members.empty() ? "" : ", ") + m.label;
+  out += "  (portfolio: " + members + ")\n";
   ctx.out << out << std::flush;
   return 0;
 }

@@ -1,5 +1,6 @@
 #include "reports/cli/run.hpp"
 
+#include "explorer/portfolio.hpp"
 #include "explorer/split.hpp"
 #include "reports/cli/errors.hpp"
 #include "reports/counterfactual.hpp"
@@ -64,29 +65,34 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
   const std::string strategy_name = strategy->name();
   ExploreOptions options = explore_options_for(settings);
   std::vector<std::string> names;  // file names used so far
-  options.on_counterexample = [&](const Counterexample& c, const Stats& stats) {
+  auto write_trace = [&](const Counterexample& c, const Stats& stats, const std::string& found_by) {
     const std::string name = trace_file_name(scenario.name, c.invariant, names);
     names.push_back(name);
     const std::filesystem::path path = context.out_dir / name;
     reports::TraceDocument doc =
-        make_trace_document(scenario, settings, strategy_name, c, stats, context.tool_version);
+        make_trace_document(scenario, settings, found_by, c, stats, context.tool_version);
     write_file_atomically(path, reports::render_json(doc));
     run.trace_files.push_back(path.string());
     run.traces.push_back(std::move(doc));
+  };
+  options.on_counterexample = [&](const Counterexample& c, const Stats& stats) {
+    write_trace(c, stats, strategy_name);
   };
   if (context.on_progress) {
     options.on_progress = context.on_progress;
     options.progress_interval = std::max<std::uint64_t>(1, context.progress_interval);
   }
   options.stop = context.stop;
-  if (const auto dpor = split_options_for(settings); dpor && settings.split_depth > 0) {
+  const std::optional<DporStrategy::Options> dpor = split_options_for(settings);
+  // The split search of the settings' DPOR (split_depth > 0), under `o`; records how it went.
+  auto split_search = [&](const ExploreOptions& o) {
     SplitOptions split;
     split.depth = static_cast<std::size_t>(settings.split_depth);
     split.jobs = std::max(1u, context.jobs);
     split.shard_index = context.shard_index;
     split.shard_count = context.shard_count;
     split.split_after = settings.split_after;
-    SplitResult r = explore_split(scenario.instance.program, options, *dpor, split);
+    SplitResult r = explore_split(scenario.instance.program, o, *dpor, split);
     SplitRun& sr = run.split.emplace();
     sr.depth = split.depth;
     sr.shard_index = split.shard_index;
@@ -99,7 +105,36 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     sr.coverage = r.coverage;
     sr.counterexample_prefix = std::move(r.counterexample_prefix);
     sr.split_off_prefixes = r.split_off_prefixes;
+    return std::move(r.result);
+  };
+  if (is_portfolio(settings)) {
+    PortfolioOptions p;
+    p.seed = settings.seed;
+    p.jobs = std::max(1u, context.jobs);
+    if (dpor && settings.split_depth > 0) p.hand_over = split_search;
+    p.on_counterexample = [&](const Counterexample& c, const Stats& stats,
+                              const std::string& found_by) {
+      write_trace(c, stats, std::string(kPortfolioName) + ": " + found_by);
+    };
+    PortfolioResult r = explore_portfolio(scenario.instance.program, options, p);
+    PortfolioRun& pr = run.portfolio.emplace();
+    for (const PortfolioResult::Member& m : r.members)
+      pr.members.push_back({m.label, m.stats, m.detail});
+    for (std::size_t i = 0; i < r.counterexample_member.size(); ++i) {
+      const std::size_t who = r.counterexample_member[i];
+      pr.found_by.push_back(who < r.members.size() ? r.members[who].label
+                                                   : r.members.front().label + ", handed over");
+      pr.found_in_round.push_back(r.counterexample_round[i]);
+    }
+    pr.rounds = r.rounds;
+    pr.handed_over = r.handed_over;
+    // The split's counterexample prefixes are of its own list, not the portfolio's.
+    if (run.split) run.split->counterexample_prefix.clear();
     run.result = std::move(r.result);
+    return run;
+  }
+  if (dpor && settings.split_depth > 0) {
+    run.result = split_search(options);
     return run;
   }
   Explorer explorer(scenario.instance.program, std::move(options));

@@ -76,6 +76,22 @@ struct DecomposedRun {
   std::vector<Unlifted> unlifted;
 };
 
+/// How a portfolio search went (explorer/portfolio.hpp).
+struct PortfolioRun {
+  struct Member {
+    std::string label;
+    Stats stats;
+    std::string detail;  ///< how its search ended ("" if it was still running)
+  };
+  std::vector<Member> members;
+  /// found_by[i]: the member that found result.counterexamples[i] (its label; "dpor, handed over" for
+  /// the split search the exhaustive member was handed over to).
+  std::vector<std::string> found_by;
+  std::vector<std::uint64_t> found_in_round;
+  std::uint64_t rounds = 0;
+  bool handed_over = false;  ///< dpor went on as a split search once the bug finders were over
+};
+
 struct ScenarioRun {
   ExplorationSettings settings;  ///< as used
   ExplorationResult result;
@@ -87,6 +103,8 @@ struct ScenarioRun {
   std::optional<DecomposedRun> decomposition;
   /// Set when the search was split (ExplorationSettings::split_depth).
   std::optional<SplitRun> split;
+  /// Set when the portfolio ran (ExplorationSettings::strategy "portfolio").
+  std::optional<PortfolioRun> portfolio;
 };
 
 /// Explores `scenario` with `settings`. Every counterexample is written atomically to

@@ -233,6 +233,18 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
              " of its " + std::to_string(sp.shard_prefixes) + " searched to the end";
     out += "\n";
   }
+  if (run.portfolio) {
+    const PortfolioRun& pf = *run.portfolio;
+    out += "  portfolio: " + plural(pf.rounds, "round") + ";";
+    for (std::size_t i = 0; i < pf.members.size(); ++i)
+      out += std::string(i == 0 ? " " : ", ") + pf.members[i].label + " " +
+             std::to_string(pf.members[i].stats.executions);
+    if (pf.handed_over) out += "; then dpor alone, split";
+    out += "\n";
+    for (std::size_t i = 0; i < pf.found_by.size() && i < r.counterexamples.size(); ++i)
+      out += "    " + r.counterexamples[i].invariant + " found by " + pf.found_by[i] +
+             " in round " + std::to_string(pf.found_in_round[i]) + "\n";
+  }
   if (run.decomposition) out += format_decomposition(r, *run.decomposition, "  ");
   const std::string coverage = format_coverage(r, scenario.instance.coverage_goals, "    ");
   if (!coverage.empty()) out += "  coverage:\n" + coverage;
@@ -277,6 +289,23 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
                   {"enumeration_executions", sp.enumeration_executions},
                   {"split_off_prefixes", sp.split_off_prefixes},
                   {"counterexample_prefixes", sp.counterexample_prefix}};
+  }
+  if (run.portfolio) {
+    const PortfolioRun& pf = *run.portfolio;
+    nlohmann::json members = nlohmann::json::array();
+    for (const PortfolioRun::Member& m : pf.members)
+      members.push_back({{"label", m.label},
+                         {"stats", to_json(m.stats, /*with_timing=*/false)},
+                         {"detail", m.detail}});
+    nlohmann::json found = nlohmann::json::array();
+    for (std::size_t i = 0; i < pf.found_by.size() && i < r.counterexamples.size(); ++i)
+      found.push_back({{"invariant", r.counterexamples[i].invariant},
+                       {"member", pf.found_by[i]},
+                       {"round", pf.found_in_round[i]}});
+    j["portfolio"] = {{"rounds", pf.rounds},
+                      {"members", members},
+                      {"found_by", found},
+                      {"handed_over", pf.handed_over}};
   }
   if (run.decomposition) {
     nlohmann::json slices = nlohmann::json::array();

@@ -3,6 +3,7 @@
 
 #include "reports/cli/cli.hpp"
 #include "explorer/strategies/factory.hpp"
+#include "reports/cli/exploration.hpp"
 #include "tests/cli/counter_model.hpp"
 
 #include <stdlib.h>
@@ -91,7 +92,7 @@ inline std::vector<std::string> list_dir(const std::filesystem::path& dir) {
 /// The strategy names joined by `sep`, each between `quote`s: "dfs, random" or "'dfs', 'random'".
 inline std::string strategy_list(const std::string& sep = ", ", const std::string& quote = "") {
   std::string s;
-  for (const auto& n : strategy_names())
+  for (const auto& n : cli::exploration_strategy_names())  // the portfolio, then the registry's
     s += (s.empty() ? "" : sep) + quote + n + quote;
   return s;
 }

@@ -157,15 +157,20 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
         "strategies:\n" +
             [] {
               std::string list;
-              for (const auto& n : strategy_names())
-                list += "  " + n + (n == StrategySpec{}.name ? " (default)" : "") + "\n";
-              return list;
+              for (const auto& n : cli::exploration_strategy_names())
+                list += "  " + n + (n == "portfolio" ? " (default)" : "") + "\n";
+              std::string members;
+              for (const PortfolioMember& m : default_portfolio())
+                members += (members.empty() ? "" : ", ") + m.label;
+              return list + "  (portfolio: " + members + ")\n";
             }());
   r = run_cli({"list", "--json"});
   CHECK(r.code == 0);
   const json j = json::parse(r.out);
-  CHECK(j["strategies"] == json(strategy_names()));
-  CHECK(j["default_strategy"] == StrategySpec{}.name);
+  CHECK(j["strategies"] == json(cli::exploration_strategy_names()));
+  CHECK(j["default_strategy"] == "portfolio");
+  CHECK(j["portfolio"]["members"].size() == default_portfolio().size());
+  CHECK(j["portfolio"]["members"][0]["strategy"] == "dpor");
   CHECK(j["models"][0]["name"] == "counter");
   CHECK(j["models"][0]["sections"] == json{"counter"});
   CHECK(j["models"][0]["catalog"]["coverage_goals"] == json{"all done", "both inside"});

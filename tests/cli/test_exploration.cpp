@@ -59,7 +59,7 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
   CHECK(keys == expected);
   CHECK(keys.size() == 13);  // ... max_preemptions, pct_depth, pct_steps
   // Defaults are ExplorationSettings{}'s, which are the engine's and the registry's.
-  CHECK(to_json(cli::ExplorationSettings{}) == json{{"strategy", "dpor"},
+  CHECK(to_json(cli::ExplorationSettings{}) == json{{"strategy", "portfolio"},
                                                     {"seed", 0},
                                                     {"max_executions", 0},
                                                     {"max_steps", 10000},
@@ -87,13 +87,17 @@ TEST_CASE("the shipped schema's exploration section is the table's", "[explorati
   CHECK(shipped.at("$defs").at("exploration") == derived);
   // Not vacuous: every key is there with its range.
   CHECK(derived.at("properties").at("pct_depth").at("minimum") == 1);
-  CHECK(derived.at("properties").at("strategy").at("enum") == json(strategy_names()));
+  CHECK(derived.at("properties").at("strategy").at("enum") ==
+        json(cli::exploration_strategy_names()));
+  CHECK(derived.at("properties").at("strategy").at("default") == "portfolio");
   CHECK(derived.at("properties").size() == cli::exploration_keys().size());
 }
 
 TEST_CASE("the docs tables are the table's", "[exploration][docs]") {
   INFO("expected:\n" << cli::strategies_markdown());
   CHECK(generated_section("docs/strategies.md", "strategies") == cli::strategies_markdown());
+  INFO("expected:\n" << cli::portfolio_markdown());
+  CHECK(generated_section("docs/strategies.md", "portfolio") == cli::portfolio_markdown());
   INFO("expected:\n" << cli::exploration_keys_markdown());
   CHECK(generated_section("docs/scenario-format.md", "exploration-keys") ==
         cli::exploration_keys_markdown());
@@ -105,6 +109,8 @@ TEST_CASE("the docs tables are the table's", "[exploration][docs]") {
     CHECK_THAT(cli::strategies_markdown(), Catch::Contains("| `" + n + "`"));
   for (const auto& k : cli::exploration_keys())
     CHECK_THAT(cli::exploration_options_markdown(), Catch::Contains("| `" + k.flag));
+  for (const auto& m : default_portfolio())
+    CHECK_THAT(cli::portfolio_markdown(), Catch::Contains("| " + m.label + " |"));
 }
 
 TEST_CASE("every key works as scenario key, option, override and trace option", "[exploration]") {

@@ -31,23 +31,24 @@ TEST_CASE("check --jobs: the same output for 1, 2 and 4 threads", "[cli][split]"
   TempDir tmp;
   for (const std::string& file : {kSeed, kHolds}) {
     // --jobs alone splits at the depth chosen for the scenario, and records it.
-    const CliResult two = run_binary(
-        {"check", file, "--json", "--all-violations", "--jobs", "2", "--out", tmp / "a"});
+    const CliResult two = run_binary({"check", "--strategy", "dpor", file, "--json",
+                                      "--all-violations", "--jobs", "2", "--out", tmp / "a"});
     const json p = summary(two)["scenarios"][0];
     const std::uint64_t depth = p["split"]["depth"];
     CHECK(depth >= 1);
     CHECK(p["options"]["split_depth"] == depth);
     CHECK(p["split"]["prefixes"] >= 8);
-    const CliResult one = run_binary({"check", file, "--json", "--all-violations", "--jobs", "1",
-                                      "--split-depth", std::to_string(depth), "--out", tmp / "a"});
-    const CliResult four =
-        run_binary({"check", file, "--json", "--all-violations", "-j", "4", "--out", tmp / "a"});
+    const CliResult one =
+        run_binary({"check", "--strategy", "dpor", file, "--json", "--all-violations", "--jobs",
+                    "1", "--split-depth", std::to_string(depth), "--out", tmp / "a"});
+    const CliResult four = run_binary({"check", "--strategy", "dpor", file, "--json",
+                                       "--all-violations", "-j", "4", "--out", tmp / "a"});
     CHECK(summary(two) == summary(one));
     CHECK(summary(four) == summary(one));
     CHECK(two.code == one.code);
     // One complete execution per trace, as the single search.
-    const CliResult single =
-        run_binary({"check", file, "--json", "--all-violations", "--out", tmp / "a"});
+    const CliResult single = run_binary(
+        {"check", "--strategy", "dpor", file, "--json", "--all-violations", "--out", tmp / "a"});
     const json s = summary(single)["scenarios"][0];
     CHECK(p["stats"]["completed"] == s["stats"]["completed"]);
     CHECK(p["verdict"] == s["verdict"]);
@@ -58,15 +59,18 @@ TEST_CASE("check --jobs: the same output for 1, 2 and 4 threads", "[cli][split]"
 TEST_CASE("check --split-after: prefixes split further, the same output for 1 and 2 threads",
           "[cli][split]") {
   TempDir tmp;
-  const CliResult one = run_binary({"check", kHolds, "--json", "--split-depth", "2",
-                                    "--split-after", "50", "--jobs", "1", "--out", tmp / "a"});
-  const CliResult two = run_binary({"check", kHolds, "--json", "--split-depth", "2",
-                                    "--split-after", "50", "--jobs", "2", "--out", tmp / "a"});
+  const CliResult one =
+      run_binary({"check", "--strategy", "dpor", kHolds, "--json", "--split-depth", "2",
+                  "--split-after", "50", "--jobs", "1", "--out", tmp / "a"});
+  const CliResult two =
+      run_binary({"check", "--strategy", "dpor", kHolds, "--json", "--split-depth", "2",
+                  "--split-after", "50", "--jobs", "2", "--out", tmp / "a"});
   CHECK(summary(two) == summary(one));
   const json p = summary(one)["scenarios"][0];
   CHECK(p["split"]["split_off_prefixes"] > 10);
   CHECK(p["verdict"] == "holds");
-  const CliResult single = run_binary({"check", kHolds, "--json", "--out", tmp / "a"});
+  const CliResult single =
+      run_binary({"check", "--strategy", "dpor", kHolds, "--json", "--out", tmp / "a"});
   CHECK(p["stats"]["completed"] == summary(single)["scenarios"][0]["stats"]["completed"]);
 }
 
@@ -78,19 +82,19 @@ TEST_CASE("check --shard under GNU parallel, then merge: the split search's verd
   }
   TempDir tmp;
   for (const std::string& file : {kSeed, kHolds}) {
-    const std::string cmd = "cd " + shell_quote(tmp.path().string()) + " && parallel --halt never " +
-                            shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(file) +
-                            " --all-violations --shard {}/3 --json --out traces-{} '>' shard-{}.json"
-                            " ::: 1 2 3";
+    const std::string cmd =
+        "cd " + shell_quote(tmp.path().string()) + " && parallel --halt never " +
+        shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(file) +
+        " --all-violations --shard {}/3 --json --out traces-{} '>' shard-{}.json"
+        " ::: 1 2 3";
     std::system(cmd.c_str());
-    const std::vector<std::string> shards = {(tmp / "shard-1.json"),
-                                             (tmp / "shard-2.json"),
+    const std::vector<std::string> shards = {(tmp / "shard-1.json"), (tmp / "shard-2.json"),
                                              (tmp / "shard-3.json")};
     std::vector<std::string> args = {"merge", "--json"};
     args.insert(args.end(), shards.begin(), shards.end());
     const CliResult merged = run_binary(args);
-    const CliResult whole =
-        run_binary({"check", file, "--json", "--all-violations", "--jobs", "2", "--out", tmp / "w"});
+    const CliResult whole = run_binary({"check", "--strategy", "dpor", file, "--json",
+                                        "--all-violations", "--jobs", "2", "--out", tmp / "w"});
     INFO(merged.err);
     const json m = json::parse(merged.out)["scenarios"][0];
     const json w = summary(whole)["scenarios"][0];
@@ -108,7 +112,8 @@ TEST_CASE("check --shard under GNU parallel, then merge: the split search's verd
     std::sort(mp.begin(), mp.end());
     std::sort(wp.begin(), wp.end());
     CHECK(mp == wp);
-    if (w["verdict"] == "holds") CHECK(m["detail"] == w["detail"].get<std::string>() + " (3 shards merged)");
+    if (w["verdict"] == "holds")
+      CHECK(m["detail"] == w["detail"].get<std::string>() + " (3 shards merged)");
 
     // Two of three shards: incomplete, naming the missing one (when no violation was found).
     const CliResult partial = run_binary({"merge", shards[0], shards[2]});
@@ -125,18 +130,17 @@ TEST_CASE("check --shard under GNU parallel, then merge: the split search's verd
 
 TEST_CASE("merge refuses summaries of different searches and non-shards", "[cli][split]") {
   TempDir tmp;
-  const std::string a = (tmp / "a.json"), b = (tmp / "b.json"),
-                    c = (tmp / "c.json");
+  const std::string a = (tmp / "a.json"), b = (tmp / "b.json"), c = (tmp / "c.json");
   std::system((shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(kHolds) +
                " --shard 1/2 --split-depth 2 --json --out " + shell_quote((tmp / "o")) + " > " +
                shell_quote(a))
                   .c_str());
   std::system((shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(kHolds) +
-               " --shard 2/2 --split-depth 5 --json --out " + shell_quote((tmp / "o")) +
-               " > " + shell_quote(b))
+               " --shard 2/2 --split-depth 5 --json --out " + shell_quote((tmp / "o")) + " > " +
+               shell_quote(b))
                   .c_str());
-  std::system((shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(kHolds) +
-               " --json --out " + shell_quote((tmp / "o")) + " > " + shell_quote(c))
+  std::system((shell_quote(INTERLEAVE_BINARY) + " check " + shell_quote(kHolds) + " --json --out " +
+               shell_quote((tmp / "o")) + " > " + shell_quote(c))
                   .c_str());
   const CliResult differ = run_binary({"merge", a, b});
   CHECK(differ.code == 2);
@@ -163,10 +167,10 @@ TEST_CASE("check refuses a --jobs or --shard that cannot be split", "[cli][split
   CHECK_THAT(sharded.err, Catch::Contains("a decomposed search is not split"));
   // --jobs is the machine's: a strategy that cannot be split runs on one thread, as without it.
   TempDir tmp;
-  const CliResult one = run_binary({"check", kSeed, "--strategy", "random", "--seed", "3",
-                                    "--json", "--out", tmp / "a"});
-  const CliResult two = run_binary({"check", kSeed, "--strategy", "random", "--seed", "3",
-                                    "--json", "--jobs", "2", "--out", tmp / "a"});
+  const CliResult one = run_binary(
+      {"check", kSeed, "--strategy", "random", "--seed", "3", "--json", "--out", tmp / "a"});
+  const CliResult two = run_binary({"check", kSeed, "--strategy", "random", "--seed", "3", "--json",
+                                    "--jobs", "2", "--out", tmp / "a"});
   CHECK(two.code == one.code);
   CHECK(summary(two) == summary(one));
 }
