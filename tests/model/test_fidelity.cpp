@@ -3,6 +3,8 @@
 // would do.
 // - point 3: MetadataMgr.cleanTemporaryTables catches the DdlException of the catalog drop and
 //   still removes the session; the knob catalog_drop (hypothetical may_fail) explores that catch.
+// - point 6: task_retry_attempts: the attempts loop in one executor (one dispatch, the run stays
+//   in RUN until the last attempt's E7), each attempt with a fresh ConnectContext (session).
 #include "tests/model/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -74,4 +76,38 @@ TEST_CASE("point 3: a failed catalog drop in cleanTemporaryTables leaves an untr
     CHECK(counterexample(r, inv::kTempTableLeak) == nullptr);
     CHECK(covered(r, goal::kSweepPassCompleted) > 0);
   }
+}
+
+TEST_CASE("point 6: retries loop in one executor, the run stays in RUN, a fresh session each",
+          "[fidelity][retries]") {
+  WorldConfig w = test::world("pr-79339");
+  TaskRunConfig t = test::task_run("t1");
+  t.retries = 1;
+  w.actors.task_runs.push_back(t);
+  const auto r = test::find_violations(w, 5000);
+  REQUIRE(r.verdict == Verdict::kViolation);
+  // Attempt 1 fails through hazard 3 (its staging table dropped in the S2a..S3 window); the
+  // executor then starts attempt 2 itself.
+  const Counterexample* c = counterexample(r, inv::kSinkTableNotFound);
+  REQUIRE(c != nullptr);
+  CHECK_THAT(c->message, Catch::Contains("session t1#1"));
+  const auto& s = c->steps;
+  const std::size_t e1_1 = find_step(s, "TaskRun:t1", "E1", "session t1#1");
+  const std::size_t e6_1 = find_step(s, "TaskRun:t1", "E6");
+  const std::size_t e1_2 = find_step(s, "TaskRun:t1", "E1", "session t1#2");
+  const std::size_t e7 = find_step(s, "TaskRun:t1", "E7");
+  const std::size_t s1 = find_step(s, "TaskRunScheduler", "S1");
+  REQUIRE(e1_2 < s.size());
+  CHECK(e1_1 < e6_1);
+  CHECK(e6_1 < e1_2);  // the finally of attempt 1 runs before attempt 2 starts
+  CHECK(e1_2 < e7);
+  // One dispatch for both attempts (no second PEND -> RUN), one reaping, after the last E7: the
+  // run is in RUN from S3 until S1, across the attempts.
+  CHECK(count_steps(s, "TaskRunScheduler", "S2a") == 1);
+  CHECK(count_steps(s, "TaskRunScheduler", "S3") == 1);
+  CHECK(count_steps(s, "TaskRun:t1", "E1") == 2);
+  if (s1 < s.size()) CHECK(e7 < s1);
+  // Attempt 2 has its own staging table (the statement runs again: a new CTE table).
+  CHECK(find_step(s, "TaskRun:t1", "E2", "of session t1#2") < s.size());
+  CHECK(test::all_replay(w, r));
 }
