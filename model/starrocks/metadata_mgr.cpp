@@ -195,14 +195,13 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
     World::note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });
     for (int id : w.ttm.entry(*removed).tables)
       if (w.cat.contains(id))
-        w.properties.found(a, inv::kUntrackedTempTable,
-                           "D4 at step " + std::to_string(w.now_step()) + " removed session " +
-                               session + " from TemporaryTableMgr while its entry still held " +
-                               w.table_text(id) +
-                               (failed.count(id) != 0
-                                    ? ", whose catalog drop failed at D2 (caught and logged)"
-                                    : ", added after D1's copy") +
-                               ": the table stays in CAT and no manager tracks it");
+        w.properties.found(
+            a, inv::kUntrackedTempTable,
+            "D4 at step " + std::to_string(w.now_step()) + " removed session " + session +
+                " from TemporaryTableMgr while its entry still held " + w.table_text(id) +
+                (failed.count(id) != 0 ? ", whose catalog drop failed at D2 (caught and logged)"
+                                       : ", added after D1's copy") +
+                ": the table stays in CAT and no manager tracks it");
     return;
   }
   World::note(

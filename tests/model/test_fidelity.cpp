@@ -21,9 +21,9 @@ namespace {
 
 std::size_t count_steps(const std::vector<TraceStep>& steps, const std::string& actor,
                         const std::string& label) {
-  return static_cast<std::size_t>(std::count_if(steps.begin(), steps.end(), [&](const TraceStep& s) {
-    return s.actor == actor && s.label == label;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(steps.begin(), steps.end(),
+                    [&](const TraceStep& s) { return s.actor == actor && s.label == label; }));
 }
 
 }  // namespace
