@@ -5,12 +5,15 @@
 //   TemporaryTableMgr.addTemporaryTable: E2a computeIfAbsent(s, createTime) under the manager's
 //   lock, E2b an unlocked get(s), E2c addTable: a check-then-act (hazard 10), or one step.
 // - cleanTemporaryTables(s): D1 copy TTM_L[s].tables, per table D2 drop it from CAT (DropInfo
-//   journaled) and D3 remove it from the entry, then D4 remove s from TTM_L (memory only).
+//   journaled) and D3 remove it from the entry, then D4 remove s from TTM_L (memory only). With
+//   catalog_drop = may_fail (hypothetical) the drop of a table still in CAT may throw: the loop
+//   logs it, skips that table's D3 (inside the same try) and goes on; D4 still removes s.
 // Promises: at most one DropInfo per table (else an actor failure); manager_null_pointer is
 // checked at E2b, untracked_temp_table at E2c and D4, live_owner_table_dropped found at the
 // cleaner's D2.
 #include "model/starrocks/actors.hpp"
 
+#include <set>
 #include <vector>
 
 namespace interleave::model {
@@ -131,12 +134,27 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
       s += (i ? ", " : "") + w.cat.info(tables[i]).name;
     return s + "]";
   });
+  std::set<int> failed;  // tables whose catalog drop threw (left in CAT and in the entry)
   for (int id : tables) {
     Op d2("D2", {w.cat.update_table(id)});
     w.journal.add_append(d2, session);
     w.observe_owner(d2, session);
     a.step(d2);
     TableInfo& info = w.cat.info(id);
+    // Database.dropTemporaryTable with IF EXISTS returns before anything can throw when the table
+    // is gone; on a present table the hypothetical variant explores a DdlException.
+    if (w.cfg.policy.catalog_drop == CatalogDrop::kMayFail && w.cat.contains(id) &&
+        a.choose(2) == 1) {
+      failed.insert(id);
+      a.cover(goal::kCatalogDropFailed);
+      World::note(a, [&] {
+        return "Failed to drop temporary table db" + std::to_string(kDbId) + "." + info.name +
+               " in session " + session +
+               " (the DdlException is caught and logged; the table stays in CAT and in the "
+               "session's entry)";
+      });
+      continue;
+    }
     if (!w.cat.contains(id)) {
       World::note(
           a, [&] { return "table " + info.name + " is already dropped (IF EXISTS): nothing"; });
@@ -177,12 +195,13 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
     World::note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });
     for (int id : w.ttm.entry(*removed).tables)
       if (w.cat.contains(id))
-        w.properties.found(a, inv::kUntrackedTempTable,
-                           "D4 at step " + std::to_string(w.now_step()) + " removed session " +
-                               session + " from TemporaryTableMgr while its entry still held " +
-                               w.table_text(id) +
-                               ", added after D1's copy: the table stays in CAT and no manager "
-                               "tracks it");
+        w.properties.found(
+            a, inv::kUntrackedTempTable,
+            "D4 at step " + std::to_string(w.now_step()) + " removed session " + session +
+                " from TemporaryTableMgr while its entry still held " + w.table_text(id) +
+                (failed.count(id) != 0 ? ", whose catalog drop failed at D2 (caught and logged)"
+                                       : ", added after D1's copy") +
+                ": the table stays in CAT and no manager tracks it");
     return;
   }
   World::note(

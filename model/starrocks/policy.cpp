@@ -17,6 +17,8 @@ constexpr std::string_view kManagerJava =
     "fe/fe-core/src/main/java/com/starrocks/server/TemporaryTableMgr.java";
 constexpr std::string_view kSchedulerJava =
     "fe/fe-core/src/main/java/com/starrocks/scheduler/TaskRunScheduler.java";
+constexpr std::string_view kMetadataMgrJava =
+    "fe/fe-core/src/main/java/com/starrocks/server/MetadataMgr.java";
 
 // The commits of StarRocks/starrocks the knobs and presets were read at (docs/model.md, "Sources").
 // The cleaner before PR 55353: no createTime guard.
@@ -27,6 +29,8 @@ constexpr std::string_view kCleanerGuard = "39acbe94b417951e60b55fd9422c5384924d
 constexpr std::string_view kCleanerPr79339 = "6316ac545f84fc18795cd7482d88c6f7a224a352";
 constexpr std::string_view kManagerCommit = "6b3e681e4dc5d2bb8839d71bcf42ff5d919b26b9";
 constexpr std::string_view kSchedulerCommit = "30e66086198e0e1b59e0b5e0623d1d19fd8e1231";
+// MetadataMgr.cleanTemporaryTables: the catalog drop in a try whose catch only logs.
+constexpr std::string_view kMetadataMgrCommit = "0066149594d9b7381620cf70dc3ecd61b6d5824b";
 
 template <class E>
 using EnumValues = std::vector<std::pair<std::string, E>>;
@@ -174,6 +178,16 @@ std::vector<Knob> make_knobs() {
        "leader: createTime is System.nanoTime() of the FE whose manager records it, and only the "
        "leader's cleaner compares it, with its own startTime (4.1.1); session_frontend is "
        "hazard 8, which no StarRocks code has: no code compares clocks across FEs"}));
+  v.push_back(enum_knob<CatalogDrop>(
+      "catalog_drop", &Policy::catalog_drop,
+      {{"succeeds", CatalogDrop::kSucceeds}, {"may_fail", CatalogDrop::kMayFail}},
+      "whether the catalog drop of cleanTemporaryTables (D2) can fail: it succeeds, or it may "
+      "throw (explored), the error is logged and the session is still removed at D4",
+      {kMetadataMgrJava, kMetadataMgrCommit, json::array({"may_fail"}),
+       "succeeds: cleanTemporaryTables drops each table with IF EXISTS and FORCE, and the only "
+       "DdlException of Database.dropTemporaryTable is the missing-table error IF EXISTS skips, "
+       "so its catch never runs; may_fail is that catch taken: the table stays in CAT and in the "
+       "entry, and removeTemporaryTables still drops the session (a table no manager tracks)"}));
   return v;
 }
 

@@ -33,6 +33,10 @@ enum class AddTemporaryTable : std::uint8_t { kCheckThenAct, kAtomic };
 /// compares it with its own clock), or the clock of the FE the session lives on (hazard 8: a
 /// comparison across FEs).
 enum class CreateTimeClock : std::uint8_t { kLeader, kSessionFrontend };
+/// The catalog drop of MetadataMgr.cleanTemporaryTables (D2): it succeeds (StarRocks: with IF
+/// EXISTS and FORCE it has no DdlException to throw), or it may throw one, which the loop catches
+/// and logs before it still removes the session (D4).
+enum class CatalogDrop : std::uint8_t { kSucceeds, kMayFail };
 
 /// The liveness sources of a cleaner pass (the union is the "alive" set).
 struct Liveness {
@@ -52,6 +56,7 @@ struct Policy {
   DispatchOrder dispatch_order = DispatchOrder::kStartThenRegister;
   AddTemporaryTable add_temporary_table = AddTemporaryTable::kCheckThenAct;
   CreateTimeClock create_time_clock = CreateTimeClock::kLeader;
+  CatalogDrop catalog_drop = CatalogDrop::kSucceeds;
   friend bool operator==(const Policy&, const Policy&) = default;
 
   /// Whether a pass takes C3 at all (some task-run liveness source is on).

@@ -120,6 +120,10 @@ inline constexpr Fact kFollowerOmittedSession{
     "follower_omitted_session", FactKind::kGoal,
     "a follower answered listSessions before replaying a CreateTableInfo of its session",
     "at C2 on a follower (the session is in TTM_L, not yet in TTM_f)"};
+inline constexpr Fact kCatalogDropFailed{
+    "catalog_drop_failed", FactKind::kGoal,
+    "a catalog drop of cleanTemporaryTables threw: logged, the table left in CAT and in the entry",
+    "at D2, with catalog_drop = may_fail (an explored choice while the table is in CAT)"};
 inline constexpr Fact kSweepPassCompleted{"sweep_pass_completed", FactKind::kGoal,
                                           "the sweep pass ran after every owner had ended",
                                           "at the end of the sweep pass"};
@@ -127,7 +131,7 @@ inline constexpr Fact kSweepPassCompleted{"sweep_pass_completed", FactKind::kGoa
 
 /// Every fact, properties first: the order of invariant_names(), coverage_goal_names(), `list`
 /// and the docs tables.
-inline constexpr std::array<const Fact*, 19> kFacts = {&inv::kLiveOwnerTableDropped,
+inline constexpr std::array<const Fact*, 20> kFacts = {&inv::kLiveOwnerTableDropped,
                                                        &inv::kSinkTableNotFound,
                                                        &inv::kManagerNullPointer,
                                                        &inv::kUntrackedTempTable,
@@ -145,6 +149,7 @@ inline constexpr std::array<const Fact*, 19> kFacts = {&inv::kLiveOwnerTableDrop
                                                        &goal::kKilledRunTableDropped,
                                                        &goal::kFinalizeNoop,
                                                        &goal::kFollowerOmittedSession,
+                                                       &goal::kCatalogDropFailed,
                                                        &goal::kSweepPassCompleted};
 /// The properties checked when an execution ends, in the order they are checked (the first that
 /// fails is reported): the sink's failure (what the seed's log shows) before the drop that caused

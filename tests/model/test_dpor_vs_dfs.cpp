@@ -73,6 +73,15 @@ TEST_CASE("dpor vs dfs: the ignored failed RPC (violations)", "[dpor-vs-dfs]") {
   agree(w, 7875, 143);
 }
 
+TEST_CASE("dpor vs dfs: a failed catalog drop in cleanTemporaryTables (violation, hypothetical)",
+          "[dpor-vs-dfs]") {
+  // The choice inside D2 (catalog_drop = may_fail) and the D4 check that reads CAT[k].
+  WorldConfig w = test::world("starrocks-4.1.1");
+  w.policy.catalog_drop = CatalogDrop::kMayFail;
+  w.actors.clients.push_back(test::client("c1"));
+  agree(w, 3659, 76);
+}
+
 // The configurations below exercise the per-table and per-session objects (docs/model.md,
 // "Declared objects").
 

@@ -130,7 +130,7 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
   const json cat = d->catalog();
   CHECK(cat.at("presets").size() == presets().size());
   CHECK(cat.at("presets").at(0).at("name") == "starrocks-4.1.1");
-  CHECK(cat.at("knobs").size() == 7);
+  CHECK(cat.at("knobs").size() == 8);
   CHECK(cat.at("knobs").at(0).at("default") == json::array({"client_sessions"}));
   CHECK(cat.at("invariants").size() == invariant_names().size());
   CHECK(cat.at("coverage_goals").size() == coverage_goal_names().size());
@@ -153,8 +153,8 @@ TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser ac
   CHECK(keys(defs.at("cluster").at("properties")) ==
         V{"clock_offsets", "compute_nodes", "frontends", "unreachable_frontends"});
   CHECK(keys(defs.at("policy").at("properties")) ==
-        V{"add_temporary_table", "create_time_clock", "create_time_guard", "dispatch_order",
-          "failed_list_sessions", "liveness", "preset", "task_run_snapshot"});
+        V{"add_temporary_table", "catalog_drop", "create_time_clock", "create_time_guard",
+          "dispatch_order", "failed_list_sessions", "liveness", "preset", "task_run_snapshot"});
   std::vector<std::string> names;
   for (const Preset& p : presets())
     names.push_back(p.name);
