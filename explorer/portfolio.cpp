@@ -18,24 +18,27 @@ namespace interleave {
 namespace {
 
 PortfolioMember member(std::string label, std::string strategy, std::uint64_t executions,
+                       std::uint64_t quantum,
                        std::map<std::string, std::uint64_t, std::less<>> parameters = {}) {
   PortfolioMember m;
   m.label = std::move(label);
   m.spec.name = std::move(strategy);
   m.spec.parameters = std::move(parameters);
   m.executions = executions;
+  m.quantum = quantum;
   return m;
 }
 
 std::vector<PortfolioMember> make_default_portfolio() {
   constexpr std::uint64_t cap = kPortfolioBugFinderExecutions;
+  constexpr std::uint64_t q = kPortfolioBugFinderQuantum;
   return {
-      member("dpor", "dpor", 0),
-      member("preemption-bound 0..2", "preemption-bound", cap, {{"max_preemptions", 2}}),
-      member("pct depth 2", "pct", cap, {{"pct_depth", 2}}),
-      member("pct depth 3", "pct", cap, {{"pct_depth", 3}}),
-      member("pct depth 5", "pct", cap, {{"pct_depth", 5}}),
-      member("random", "random", cap),
+      member("dpor", "dpor", 0, kPortfolioQuantum),
+      member("preemption-bound 0..2", "preemption-bound", cap, q, {{"max_preemptions", 2}}),
+      member("pct depth 2", "pct", cap, q, {{"pct_depth", 2}}),
+      member("pct depth 3", "pct", cap, q, {{"pct_depth", 3}}),
+      member("pct depth 5", "pct", cap, q, {{"pct_depth", 5}}),
+      member("random", "random", cap, q),
   };
 }
 
@@ -127,7 +130,8 @@ PortfolioResult explore_portfolio(const Program& program, const ExploreOptions& 
   auto run_round = [&](const std::vector<std::size_t>& active) {
     auto work = [&](std::size_t i) {
       try {
-        runs[i].exploration->run(portfolio.quantum);
+        const std::uint64_t q = portfolio.members[i].quantum;
+        runs[i].exploration->run(q != 0 ? q : portfolio.quantum);
       } catch (...) {
         runs[i].error = std::current_exception();
       }

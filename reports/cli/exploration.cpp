@@ -586,8 +586,8 @@ std::string strategies_markdown() {
 
 std::string portfolio_markdown() {
   std::string out =
-      "| rank | member | strategy | parameters | executions |\n"
-      "|---|---|---|---|---|\n";
+      "| rank | member | strategy | parameters | executions | per round |\n"
+      "|---|---|---|---|---|---|\n";
   std::size_t rank = 0;
   for (const PortfolioMember& m : default_portfolio()) {
     std::vector<std::string> params;
@@ -596,7 +596,7 @@ std::string portfolio_markdown() {
     out += "| " + std::to_string(++rank) + " | " + m.label + " | `" + m.spec.name + "` | " +
            (params.empty() ? "none" : join(params, ", ")) + " | " +
            (m.executions == 0 ? std::string("until it is over") : std::to_string(m.executions)) +
-           " |\n";
+           " | " + std::to_string(m.quantum) + " |\n";
   }
   return out;
 }

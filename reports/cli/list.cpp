@@ -147,8 +147,9 @@ nlohmann::json portfolio_catalog() {
     members.push_back({{"label", m.label},
                        {"strategy", m.spec.name},
                        {"parameters", m.spec.parameters},
-                       {"executions", m.executions}});
-  return {{"name", kPortfolioName}, {"quantum", kPortfolioQuantum}, {"members", members}};
+                       {"executions", m.executions},
+                       {"quantum", m.quantum}});
+  return {{"name", kPortfolioName}, {"members", members}};
 }
 
 }  // namespace

@@ -45,9 +45,11 @@ std::set<std::string> properties(const ExplorationResult& r) {
 PortfolioOptions small_portfolio(std::uint64_t cap, std::uint64_t quantum) {
   PortfolioOptions p;
   p.members = default_portfolio();
-  for (PortfolioMember& m : p.members)
+  for (PortfolioMember& m : p.members) {
+    // DPOR's share of a round is `quantum`, each bug finder's half of it, as in the default.
+    m.quantum = m.executions == 0 ? quantum : std::max<std::uint64_t>(1, quantum / 2);
     if (m.executions != 0) m.executions = cap;
-  p.quantum = quantum;
+  }
   p.seed = 7;
   return p;
 }
@@ -122,14 +124,14 @@ TEST_CASE("portfolio: byte-identical with 1, 2 and 4 threads", "[portfolio]") {
 TEST_CASE("portfolio: the counterexample is the earliest round's, the first member's in rank",
           "[portfolio]") {
   // Each member alone: the execution (1-based) of its first violation, 0 if none within its cap.
-  // The portfolio with quantum q reports the member with the smallest ceil(e / q), the first in
-  // rank among equals, and stops after that round.
+  // The portfolio reports the member with the smallest ceil(e / q) (q: its executions per round),
+  // the first in rank among equals, and stops after that round.
   std::uint64_t checked = 0;
   std::set<std::size_t> winners;
   for (std::uint64_t seed = 1; seed <= 120; ++seed) {
     RandomProgram rp(seed, RandomProgram::Shape::kWaits);
     const Program program = threaded(rp);
-    for (std::uint64_t quantum : {1u, 3u}) {
+    for (std::uint64_t quantum : {1u, 3u, 4u}) {
       const PortfolioOptions p = small_portfolio(40, quantum);
       std::uint64_t best_round = 0;
       std::size_t best = 0;
@@ -144,7 +146,8 @@ TEST_CASE("portfolio: the counterexample is the earliest round's, the first memb
         Explorer ex(program, o);
         const ExplorationResult r = ex.explore(*strategy);
         if (r.counterexamples.empty()) continue;
-        const std::uint64_t round = (r.stats.executions + quantum - 1) / quantum;
+        const std::uint64_t q = p.members[i].quantum;
+        const std::uint64_t round = (r.stats.executions + q - 1) / q;
         if (best_round == 0 || round < best_round) {
           best_round = round;
           best = i;
@@ -239,7 +242,8 @@ TEST_CASE("portfolio: an interruption, a budget and impossible portfolios", "[po
   bad.jobs = 0;
   CHECK_THROWS_WITH(explore_portfolio(program, options(true), bad),
                     "portfolio: jobs must be at least 1");
-  bad = small_portfolio(10, 0);
+  bad = small_portfolio(10, 2);
+  bad.quantum = 0;
   CHECK_THROWS_WITH(explore_portfolio(program, options(true), bad),
                     "portfolio: quantum must be at least 1");
   bad = {};
