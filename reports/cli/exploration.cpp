@@ -188,6 +188,20 @@ std::vector<Entry> make_table() {
   k.value_name = "N";
   add(k, &ExplorationSettings::split_after);
 
+  k = {};
+  k.key = "portfolio_executions";
+  k.type = ExplorationKey::Type::kUnsigned;
+  k.min = 1;
+  k.max = 100'000'000;
+  k.default_value = defaults.portfolio_executions;
+  k.help =
+      "the executions each bug finder of the portfolio runs at most; once they are over DPOR "
+      "goes on alone (docs/strategies.md#the-portfolio-the-default)";
+  k.strategies = {std::string(kPortfolioName)};
+  k.flag = "--portfolio-executions";
+  k.value_name = "N";
+  add(k, &ExplorationSettings::portfolio_executions);
+
   // The strategies' own parameters, from the registry.
   for (const StrategyDescriptor& d : strategy_registry()) {
     for (const StrategyParameter& p : d.parameters) {

@@ -50,6 +50,8 @@ struct ExplorationSettings {
   /// In a split search, a prefix whose search has run this many executions splits off more
   /// prefixes (SplitOptions::split_after); 0: never.
   std::uint64_t split_after = 0;
+  /// The portfolio: the executions each bug finder runs at most (PortfolioMember::executions).
+  std::uint64_t portfolio_executions = kPortfolioBugFinderExecutions;
   /// Every parameter of the strategy registry (strategy_parameters()) by key, at its default
   /// unless set.
   std::map<std::string, std::uint64_t, std::less<>> parameters = default_parameters();

@@ -111,6 +111,8 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     PortfolioOptions p;
     p.seed = settings.seed;
     p.jobs = std::max(1u, context.jobs);
+    for (PortfolioMember& m : p.members)
+      if (m.executions != 0) m.executions = settings.portfolio_executions;
     if (dpor && settings.split_depth > 0) p.hand_over = split_search;
     p.on_counterexample = [&](const Counterexample& c, const Stats& stats,
                               const std::string& found_by) {

@@ -53,11 +53,12 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
     keys.push_back(k.key);
   std::vector<std::string> expected = {
       "strategy",       "seed",    "max_executions", "max_steps", "time_budget_seconds",
-      "all_violations", "minimize", "decompose", "split_depth", "split_after"};
+      "all_violations", "minimize", "decompose", "split_depth", "split_after",
+      "portfolio_executions"};
   for (const StrategyParameter& p : strategy_parameters())
     expected.emplace_back(p.key);
   CHECK(keys == expected);
-  CHECK(keys.size() == 13);  // ... max_preemptions, pct_depth, pct_steps
+  CHECK(keys.size() == 14);  // ... max_preemptions, pct_depth, pct_steps
   // Defaults are ExplorationSettings{}'s, which are the engine's and the registry's.
   CHECK(to_json(cli::ExplorationSettings{}) == json{{"strategy", "portfolio"},
                                                     {"seed", 0},
@@ -69,6 +70,7 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
                                                     {"decompose", false},
                                                     {"split_depth", 0},
                                                     {"split_after", 0},
+                                                    {"portfolio_executions", 20000},
                                                     {"max_preemptions", 2},
                                                     {"pct_depth", 3},
                                                     {"pct_steps", 0}});

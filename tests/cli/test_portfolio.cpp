@@ -98,9 +98,12 @@ TEST_CASE("check and gate: the portfolio's output does not depend on the threads
     CHECK(two.code == four.code);
   }
   // A search longer than the bug finders' caps is handed over to the split search.
-  const json handed =
-      summary(run_binary({"check", kScenarios + "register-then-start-two-passes.json", "--json",
-                          "--jobs", "2", "--out", tmp / "a"}))["scenarios"][0];
+  const json handed = summary(run_binary({"check", kHolds, "--json", "--jobs", "2",
+                                          "--portfolio-executions", "100", "--out",
+                                          tmp / "a"}))["scenarios"][0];
+  CHECK(handed["options"]["portfolio_executions"] == 100);
+  for (std::size_t i = 1; i < handed["portfolio"]["members"].size(); ++i)
+    CHECK(handed["portfolio"]["members"][i]["stats"]["executions"] <= 100);
   CHECK(handed["portfolio"]["handed_over"] == true);
   CHECK(handed["verdict"] == "holds");
   CHECK(handed["split"]["prefixes"] >= 8);
