@@ -13,11 +13,16 @@ namespace interleave::reports {
 struct TextOptions {
   /// Width of an actor's column; longer cells are word-wrapped onto continuation lines.
   std::size_t max_column_width = 40;
+  /// Most actors drawn as columns: a trace with more (a cluster of dozens of owners) is drawn as
+  /// a list instead, one step per line ("step | actor | label: what", wrapped at 100 columns),
+  /// since a table of dozens of 40-character columns can be read on no screen.
+  std::size_t max_columns = 24;
 };
 
 /// A timeline with one column per actor (in order of first appearance), one row per step: the
 /// step index, then "label: what happened" in the column of the actor that took it. The violating
-/// step is marked "=>". After the table: the violation (invariant, where, message) and, when the
+/// step is marked "=>" (more than TextOptions::max_columns actors: one line per step, the actor
+/// named on it). After the table: the violation (invariant, where, message) and, when the
 /// document has one, the shared state at the violation as indented JSON.
 std::string render_text(const TraceDocument& doc);
 std::string render_text(const TraceDocument& doc, const TextOptions& options);
@@ -36,8 +41,8 @@ struct DiagramOptions {
 /// participants (in order of first appearance, aliased a0, a1, ...), each step a `Note over` its
 /// actor of at most kDiagramNoteWidth columns ("#28 D2: drop temporary table hier…"; the details
 /// stay in the text), and an arrow only where something passes from an earlier step to a later
-/// one of another actor (diagram_edges along which passes_something: a write read, a lock released and
-/// taken, an actor started), from the earlier step's actor to the later's, labelled with the
+/// one of another actor (diagram_edges along which passes_something: a write read, a lock released
+/// and taken, an actor started), from the earlier step's actor to the later's, labelled with the
 /// objects, just before the later step's note; the race's arrow says "the race: OBJ" even when
 /// nothing passes along it. The race's two steps sit in amber `rect` blocks, the violating step
 /// and a note "violation: PROPERTY" in a red one (a violation found after the last step: the red

@@ -1,4 +1,5 @@
-// render_text: the counterexample as a timeline with one column per actor.
+// render_text: the counterexample as a timeline with one column per actor (or, past
+// TextOptions::max_columns actors, one line per step).
 #include "reports/causal_slice.hpp"
 #include "reports/render.hpp"
 #include "reports/text_util.hpp"
@@ -87,9 +88,33 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
     header += " | " + pad_right(text::printable(actors[i]), width[i]);
     rule += "+" + std::string(width[i] + 2, '-');
   }
-  emit(header);
-  emit(rule);
-  for (std::size_t s = 0; s < c.steps.size(); ++s) {
+  const bool as_list = actors.size() > options.max_columns;
+  if (as_list) {
+    // The list: one step per line, the actor named on it, the text wrapped under its own column.
+    std::size_t actor_width = 5;  // "actor"
+    for (const std::string& a : actors)
+      actor_width = std::max(actor_width, text::display_width(text::printable(a)));
+    const std::string indent(kNoMarker.size() + index_width + 3 + actor_width + 3, ' ');
+    emit(std::string(kNoMarker) + pad_left("step", index_width) + " | " +
+         pad_right("actor", actor_width) + " | label: what happened");
+    emit(std::string(kNoMarker.size() + index_width + 1, '-') + "+" +
+         std::string(actor_width + 2, '-') + "+" + std::string(24, '-'));
+    for (std::size_t s = 0; s < c.steps.size(); ++s) {
+      const TraceStep& step = c.steps[s];
+      const std::vector<std::string> lines =
+          text::wrap(text::printable(describe_step(step, Wording::kReport)), 100);
+      for (std::size_t line = 0; line < lines.size(); ++line)
+        emit(line == 0
+                 ? std::string(violating == s ? kMarker : kNoMarker) +
+                       pad_left(std::to_string(step.index), index_width) + " | " +
+                       pad_right(text::printable(step.actor), actor_width) + " | " + lines[line]
+                 : indent + lines[line]);
+    }
+  } else {
+    emit(header);
+    emit(rule);
+  }
+  for (std::size_t s = 0; !as_list && s < c.steps.size(); ++s) {
     const std::size_t column = column_of.at(c.steps[s].actor);
     for (std::size_t line = 0; line < cells[s].size(); ++line) {
       std::string row;

@@ -81,3 +81,29 @@ Violation: deadlock violated after the last step: deadlock: no actor can run; T1
   CHECK(adversarial.find("=>    4 |") != std::string::npos);
   CHECK(adversarial.find("\xEF\xBF\xBD") != std::string::npos);  // the invalid bytes, replaced
 }
+
+TEST_CASE("text timeline of more actors than max_columns is a list, one step per line", "[text]") {
+  const TraceDocument doc = test::explore_to_document(test::locked_pair_race(), "locked-pair");
+  TextOptions options;
+  options.max_columns = 2;
+  const std::string expected = R"(Counterexample: x == y (8 steps, 3 actors, 1 preemption)
+Scenario: tests/locked-pair.json
+Strategy: dfs
+
+   step | actor   | label: what happened
+--------+---------+------------------------
+      0 | Writer1 | lock
+      1 | Writer1 | set x: write x = 1
+      2 | Writer1 | set y: write y = 1
+      3 | Writer1 | unlock
+      4 | Writer2 | lock
+      5 | Writer2 | set x: write x = 2
+      6 | Auditor | read x: read x = 2
+=>    7 | Auditor | read y: read y = 1
+
+Violation: x == y violated at step 7 (Auditor): auditor saw x = 2, y = 1
+)";
+  CHECK(render_text(doc, options) == expected);
+  options.max_columns = 3;  // three actors still fit: the table
+  CHECK(render_text(doc, options) == render_text(doc));
+}
