@@ -115,7 +115,9 @@ ActorsConfig parse_actors(const JsonReader& r, int frontends) {
   };
   if (auto tr = r.find("task_runs")) {
     const auto items = tr->items();
-    if (items.size() > 3) tr->fail("at most 3 task runs, got " + std::to_string(items.size()));
+    if (items.size() > kMaxActors)
+      tr->fail("at most " + std::to_string(kMaxActors) +
+               " task runs (the engine's actor limit), got " + std::to_string(items.size()));
     for (std::size_t i = 0; i < items.size(); ++i) {
       a.task_runs.push_back(parse_task_run(items[i], i));
       unique(items[i].has("name") ? items[i].at("name") : items[i], a.task_runs.back().name);
@@ -123,7 +125,9 @@ ActorsConfig parse_actors(const JsonReader& r, int frontends) {
   }
   if (auto cl = r.find("clients")) {
     const auto items = cl->items();
-    if (items.size() > 2) cl->fail("at most 2 clients, got " + std::to_string(items.size()));
+    if (items.size() > kMaxActors)
+      cl->fail("at most " + std::to_string(kMaxActors) +
+               " clients (the engine's actor limit), got " + std::to_string(items.size()));
     for (std::size_t i = 0; i < items.size(); ++i) {
       a.clients.push_back(parse_client(items[i], i, frontends));
       unique(items[i].has("name") ? items[i].at("name") : items[i], a.clients.back().name);
@@ -147,7 +151,7 @@ WorldConfig parse_world(const nlohmann::json& scenario, const std::string& file)
                            " actors (sinks: per attempt, per insert, per CN); the engine runs at "
                            "most " +
                            std::to_string(kMaxActors) +
-                           ": fewer retries, iterations or compute nodes");
+                           ": fewer task runs, clients, retries, iterations or compute nodes");
   return w;
 }
 

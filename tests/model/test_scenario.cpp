@@ -3,6 +3,7 @@
 #include "explorer/input_error.hpp"
 #include "model/register.hpp"
 #include "model/starrocks/scenario.hpp"
+#include "model/starrocks/spawn_plan.hpp"
 #include "tests/model/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -107,7 +108,34 @@ TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scen
           {"iterations": 4, "retries": 2}, {"iterations": 4, "retries": 2},
           {"iterations": 4, "retries": 2}]}})")) ==
         "s.json: /actors: this world needs up to 95 actors (sinks: per attempt, per insert, per "
-        "CN); the engine runs at most 64: fewer retries, iterations or compute nodes");
+        "CN); the engine runs at most 64: fewer task runs, clients, retries, iterations or "
+        "compute nodes");
+  // Owners are limited only by the actors their world needs: 10 TaskRuns (3 sync, 2 iterations)
+  // and 10 clients (4 on followers) on 3 FEs need 57, and parse; 21 such TaskRuns need more.
+  json runs = json::array();
+  json clients = json::array();
+  for (int i = 1; i <= 10; ++i) {
+    runs.push_back({{"name", "t" + std::to_string(i)}, {"iterations", 2}, {"sync", i > 7}});
+    clients.push_back({{"name", "c" + std::to_string(i)},
+                       {"frontend", i > 8   ? "fe3"
+                                    : i > 6 ? "fe2"
+                                            : "fe1"}});
+  }
+  const json huge = {{"cluster", {{"frontends", 3}}},
+                     {"actors", {{"task_runs", runs}, {"clients", clients}}}};
+  CHECK(actor_bound(parse_world(huge, "s.json")) == 57);
+  json more = huge;
+  for (int i = 11; i <= 21; ++i)
+    more["actors"]["task_runs"].push_back({{"name", "t" + std::to_string(i)}, {"iterations", 2}});
+  CHECK(error_of(more) ==
+        "s.json: /actors: this world needs up to 101 actors (sinks: per attempt, per insert, per "
+        "CN); the engine runs at most 64: fewer task runs, clients, retries, iterations or "
+        "compute nodes");
+  json too_many = json::array();
+  for (int i = 1; i <= 65; ++i)
+    too_many.push_back({{"name", "c" + std::to_string(i)}});
+  CHECK(error_of({{"actors", {{"clients", too_many}}}}) ==
+        "s.json: /actors/clients: at most 64 clients (the engine's actor limit), got 65");
 }
 
 TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable program", "[driver]") {
@@ -138,7 +166,8 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
 
 TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser accepts",
           "[scenario][schema]") {
-  std::ifstream in(std::string(INTERLEAVE_SOURCE_DIR) + "/model/starrocks/starrocks-temp-tables.schema.json");
+  std::ifstream in(std::string(INTERLEAVE_SOURCE_DIR) +
+                   "/model/starrocks/starrocks-temp-tables.schema.json");
   REQUIRE(in);
   const json schema = json::parse(in);
   const json& defs = schema.at("$defs");
