@@ -17,6 +17,12 @@ namespace interleave::model {
 /// at N3 (finish).
 enum class TabletRows : std::uint8_t { kExplore, kSome, kNone };
 
+/// Whether a KILL / timeout (K) may hit a run in RUN, and how: TaskRunManager.killRunningTaskRun
+/// with `force` set removes the run from RUN at once (what `kill: true` always meant); without it
+/// the run stays in RUN until the dispatcher's S1 (checkRunningTaskRun) sees the final state the
+/// executor sets at E7, after its finally block (docs/model.md, "The kill").
+enum class KillMode : std::uint8_t { kNone, kForce, kGraceful };
+
 struct ClusterConfig {
   int frontends = 1;      ///< 1..3; FE 0 ("fe1") is the leader, the others are followers
   int compute_nodes = 1;  ///< 1..2 ("cn1", "cn2")
@@ -38,8 +44,8 @@ struct TaskRunConfig {
   bool sync = false;   ///< submitted by a sync caller (Y1..Y4) instead of already pending
   int iterations = 0;  ///< E4 iteration inserts; at most recursive_cte_max_depth - 1
   int recursive_cte_max_depth = 5;
-  int retries = 0;    ///< further attempts after a failed one (each from E1, new session id)
-  bool kill = false;  ///< a KILL / timeout (K) may hit the run while it is in RUN
+  int retries = 0;  ///< further attempts after a failed one (each from E1, new session id)
+  KillMode kill = KillMode::kNone;  ///< a KILL / timeout (K) may hit the run in RUN, and how
   TabletRows tablet_rows = TabletRows::kExplore;
 };
 

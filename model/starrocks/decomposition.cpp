@@ -36,6 +36,12 @@ nlohmann::json world_kind(const WorldConfig& c) {
           {"policy", policy_to_json(c.policy)}};
 }
 
+// A kill in a slice's kind: false and true as before the graceful kill existed.
+nlohmann::json kill_kind(KillMode k) {
+  if (k == KillMode::kGraceful) return "graceful";
+  return k == KillMode::kForce;
+}
+
 std::string plural(int n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -88,12 +94,13 @@ DecompositionOffer decompose_by_owners(const WorldConfig& config) {
                        {"iterations", t.iterations},
                        {"recursive_cte_max_depth", t.recursive_cte_max_depth},
                        {"retries", t.retries},
-                       {"kill", t.kill},
+                       {"kill", kill_kind(t.kill)},
                        {"tablet_rows", rows_text(t.tablet_rows)}}}};
     std::string text = std::string(t.sync ? "sync" : "async") + " TaskRun, " +
                        plural(t.iterations, "iteration", "iterations");
     if (t.retries > 0) text += ", " + plural(t.retries, "retry", "retries");
-    if (t.kill) text += ", kill";
+    if (t.kill == KillMode::kForce) text += ", kill";
+    if (t.kill == KillMode::kGraceful) text += ", graceful kill";
     d.slices.push_back({t.name, kind.dump(), text, make_program(slice)});
   }
   for (const ClientConfig& c : config.actors.clients) {

@@ -82,7 +82,16 @@ TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
               std::to_string(t.recursive_cte_max_depth) + " allows at most " +
               std::to_string(t.recursive_cte_max_depth - 1));
   t.retries = static_cast<int>(r.int_or("retries", 0, 0, 2));
-  t.kill = r.bool_or("kill", false);
+  if (auto k = r.find("kill")) {
+    if (k->json().is_boolean()) {
+      t.kill = k->as_bool() ? KillMode::kForce : KillMode::kNone;
+    } else if (k->json().is_string()) {
+      t.kill =
+          k->as_enum({"force", "graceful"}) == "force" ? KillMode::kForce : KillMode::kGraceful;
+    } else {
+      k->fail("expected true, false, 'force' or 'graceful', got " + json_type_name(k->json()));
+    }
+  }
   const std::string rows = r.enum_or("tablet_rows", "explore", {"explore", "some", "none"});
   t.tablet_rows = rows == "some"   ? TabletRows::kSome
                   : rows == "none" ? TabletRows::kNone

@@ -22,7 +22,7 @@ SpawnPlan::SpawnPlan(const WorldConfig& cfg) {
     if (runs[t].sync)
       top_level_.push_back(
           {ActorKind::kSyncSubmit, static_cast<int>(t), "SyncSubmit:" + runs[t].name});
-    if (runs[t].kill)
+    if (runs[t].kill != KillMode::kNone)
       top_level_.push_back({ActorKind::kKillTaskRun, static_cast<int>(t), "Kill:" + runs[t].name});
   }
   if (!runs.empty()) top_level_.push_back({ActorKind::kTaskRunScheduler, -1, "TaskRunScheduler"});

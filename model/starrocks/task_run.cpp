@@ -5,8 +5,10 @@
 //   E3 the anchor insert and E4 up to recursive_cte_max_depth - 1 iteration inserts, each planned
 //   against TTM_L and CAT and sunk by one tablet sink per CN (tablet_sink.cpp); E5 the outer
 //   statement; E6 (finally) DROP TEMPORARY TABLE IF EXISTS of the staging table. A failed attempt
-//   is retried from E1 with a new session id; then E7 sets the final state and completes the
-//   future. A killed run stops at its next statement.
+//   is retried from E1 with a new session id, a killed one too (the retry loop does not look at
+//   the kill mark); then E7 sets the final state and completes the future. A killed attempt stops
+//   at its next statement; a retry after the kill has a new runCtx and runs (its owner counts as
+//   ended: the run's future was already completed by the kill).
 // - The sync caller (EXECUTE TASK ... sync): Y1 submit into PEND, Y2 SYNC.put, Y3 wait on the
 //   future, Y4 SYNC.remove.
 // Promises: at most one DropInfo per table (E6 drops only what is still in CAT and tracked); the
@@ -26,7 +28,7 @@ bool insert(Actor& a, World& w, int t, int attempt, const std::string& session, 
   a.step(label, {sched.read_runctx(t), w.ttm.read_row(session), w.ttm.read_tables(session),
                  w.cat.read_table(table)});
   const std::string& name = w.cat.info(table).name;
-  if (tr.killed) {
+  if (tr.killed_attempt == attempt) {
     error = "the task run was killed";
     World::note(a, [&] { return "statement cancelled: " + error; });
     return false;
@@ -80,6 +82,7 @@ void task_run(Actor& a, World& w, int t) {
     if (!tr.session.empty()) w.owners.at(tr.session).live = false;
     const std::string session = task_run_session(tc.name, attempt);
     tr.session = session;
+    tr.attempt = attempt;
     Owner o;
     o.kind = Owner::Kind::kTaskRun;
     o.index = t;
@@ -108,7 +111,7 @@ void task_run(Actor& a, World& w, int t) {
       a.step("E5", {sched.read_runctx(t), w.ttm.read_row(session), w.ttm.read_tables(session),
                     w.cat.read_table(table)});
       const TtmEntry* e = w.ttm.get(session);
-      if (tr.killed) {
+      if (tr.killed_attempt == attempt) {
         ok = false;
         error = "the task run was killed";
       } else if (e == nullptr || e->tables.count(table) == 0 || !w.cat.contains(table)) {
@@ -144,18 +147,23 @@ void task_run(Actor& a, World& w, int t) {
               : dropped ? std::string("dropped, DropInfo journaled")
                         : std::string("already dropped from CAT, removed from the manager"));
     });
-    if (ok || tr.killed) break;
+    // A killed attempt fails like any other: executeRetryingTaskRun does not look at the kill
+    // mark, so the next attempt (if any) runs with a new ConnectContext the kill did not touch.
+    if (ok) break;
   }
   a.step("E7", {sched.update_future(t)});
   if (!tr.session.empty()) w.owners.at(tr.session).live = false;
+  tr.finished = true;
   if (tr.future == Future::kPending) {
     tr.future = ok ? Future::kSucceeded : Future::kFailed;
     World::note(a, [&] {
       return "task run " + tc.name + (ok ? std::string(" SUCCESS") : " FAILED: " + error);
     });
   } else {
-    World::note(
-        a, [&] { return "task run " + tc.name + " was killed: it stays FAILED (" + error + ")"; });
+    World::note(a, [&] {
+      return "task run " + tc.name + " was killed: it stays FAILED (" +
+             (ok ? std::string("a later attempt succeeded") : error) + ")";
+    });
   }
 }
 

@@ -4,11 +4,12 @@
 //   S3 RUN.put: between S2a and S3 the run executes but is in no running map (hazards 2, 3); with
 //   register_then_start, S3 first. Then per run S1: once its future is done, remove it from RUN
 //   and journal its final state.
-// - the kill (a KILL statement or the scheduler's timeout): K marks the run killed, completes its
-//   future exceptionally, kills its runCtx and removes it from RUN; the executor may still be
-//   running. It lives here, not with the executor, because everything it changes is the
-//   scheduler's (RUN, the future, the runCtx it handed out): the run itself only notices at its
-//   next statement.
+// - the kill (a KILL statement or the scheduler's timeout, TaskRunManager.killRunningTaskRun): K
+//   marks the run killed, completes its future exceptionally and kills its runCtx; a forced kill
+//   also removes it from RUN at once, a graceful one leaves it there until S1 sees the final
+//   state E7 sets. The executor may still be running. It lives here, not with the executor,
+//   because everything it changes is the scheduler's (RUN, the future, the runCtx it handed out):
+//   the run itself only notices at its next statement.
 // Promises: runs are dispatched and reaped in PEND order; a run's executor is spawned once, with
 // the plan's name.
 #include "model/starrocks/actors.hpp"
@@ -61,8 +62,12 @@ void task_run_scheduler(Actor& a, World& w) {
     }
   }
   for (int t : dispatched) {
-    a.wait_until("S1", {sched.read_future(t), sched.update_run()},
-                 [&sched, t] { return sched.task(t).future != Future::kPending; });
+    // checkRunningTaskRun: the future is done and, for a run still in RUN, its state is final (a
+    // graceful kill completes the future before the executor sets the state at E7).
+    a.wait_until("S1", {sched.read_future(t), sched.update_run()}, [&sched, t] {
+      const TaskRun& tr = sched.task(t);
+      return tr.future != Future::kPending && (tr.finished || sched.running().count(t) == 0);
+    });
     if (sched.running().erase(t) != 0) {
       w.journal.append_task_run_state();
       World::note(a, [&] {
@@ -78,9 +83,11 @@ void task_run_scheduler(Actor& a, World& w) {
 
 void kill_task_run(Actor& a, World& w, int t) {
   TaskRunScheduler& sched = w.scheduler;
+  const bool force = w.task_cfg(t).kill == KillMode::kForce;
+  // A graceful kill only reads RUN (to find the run there).
   a.wait_until("K",
-               {sched.update_run(), sched.update_future(t), sched.update_runctx(t),
-                sched.update_progress(t)},
+               {force ? sched.update_run() : sched.read_map(TaskRunMap::kRunning),
+                sched.update_future(t), sched.update_runctx(t), sched.update_progress(t)},
                [&sched, t] {
                  return sched.running().count(t) != 0 || sched.task(t).future != Future::kPending;
                });
@@ -91,14 +98,16 @@ void kill_task_run(Actor& a, World& w, int t) {
     return;
   }
   tr.killed = true;
+  tr.killed_attempt = tr.attempt == 0 ? 1 : tr.attempt;
   tr.future = Future::kKilled;
-  sched.running().erase(t);
+  if (force) sched.running().erase(t);
   if (!tr.session.empty()) w.owners.at(tr.session).live = false;
   World::note(a, [&] {
-    return "kill task run " + w.task_cfg(t).name +
+    return "kill task run " + w.task_cfg(t).name + (force ? "" : " (not forced)") +
            " (KILL or timeout): FAILED, future completed exceptionally, runCtx " +
-           (tr.session.empty() ? std::string("(null)") : tr.session) +
-           " killed, removed from RUN; its executor may still be running";
+           (tr.session.empty() ? std::string("(null)") : tr.session) + " killed, " +
+           (force ? "removed from RUN" : "left in RUN until its final state") +
+           "; its executor may still be running";
   });
 }
 

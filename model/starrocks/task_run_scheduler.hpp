@@ -29,8 +29,14 @@ enum class Future : std::uint8_t { kPending, kSucceeded, kFailed, kKilled };
 /// What the scheduler, the run and the cleaner know of one TaskRun (one config entry).
 struct TaskRun {
   std::string session;  // runCtx(t): the current attempt's session id, "" while null
-  bool killed = false;  // K ran (the runCtx is killed, the future completed exceptionally)
+  int attempt = 0;      // runCtx(t): the current attempt (1, 2, ...), 0 while null
+  bool killed = false;  // K ran (the run is marked killed, the future completed exceptionally)
+  // runCtx(t): the attempt whose ConnectContext K killed (its statements fail from then on); the
+  // first attempt if K ran while runCtx was still null. A later attempt (a retry) has a new
+  // ConnectContext, which the kill did not touch.
+  int killed_attempt = 0;
   Future future = Future::kPending;
+  bool finished = false;        // future(t): E7 set the final state (SUCCESS or FAILED)
   int reports = 0;              // coord(t): N4 reports of the current insert
   std::string failure;          // coord(t): the first sink failure of the current insert
   ActorId executor = kNoActor;  // the actor running it, once the dispatcher started it

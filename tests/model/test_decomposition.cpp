@@ -89,8 +89,8 @@ std::string describe(const WorldConfig& w) {
   std::string s = w.preset + ", " + std::to_string(w.cluster.frontends) + " FE(s), " +
                   std::to_string(w.actors.cleaner.passes) + " pass(es):";
   for (const TaskRunConfig& t : w.actors.task_runs)
-    s += std::string(" ") + t.name + (t.sync ? " sync" : " async") + (t.kill ? " kill" : "") +
-         (t.retries ? " retries" : "");
+    s += std::string(" ") + t.name + (t.sync ? " sync" : " async") +
+         (t.kill != KillMode::kNone ? " kill" : "") + (t.retries ? " retries" : "");
   for (const ClientConfig& c : w.actors.clients)
     s += " " + c.name + "@" + frontend_name(c.frontend);
   return s;
@@ -145,7 +145,7 @@ WorldConfig with(const std::string& preset, int passes, int frontends,
 TaskRunConfig run(const std::string& name, bool sync = false, bool kill = false,
                   int retries = 0) {
   TaskRunConfig t = test::task_run(name, sync, TabletRows::kSome);
-  t.kill = kill;
+  t.kill = kill ? KillMode::kForce : KillMode::kNone;
   t.retries = retries;
   return t;
 }
@@ -185,9 +185,10 @@ std::vector<WorldConfig> grid(bool large) {
       for (int passes : {1, 2}) {
         // Two passes multiply the traces (two owners: 50 000 to 5 million executions): the
         // quick grid keeps the cheap ones; the stress grid has them all.
-        const bool cheap = (p == "pr-79339" && o.clients.empty()) ||
-                           (p == "pr-79339-register-then-start" && o.runs.size() == 1 &&
-                            !o.runs[0].sync && !o.runs[0].kill && o.frontends == 1);
+        const bool cheap =
+            (p == "pr-79339" && o.clients.empty()) ||
+            (p == "pr-79339-register-then-start" && o.runs.size() == 1 && !o.runs[0].sync &&
+             o.runs[0].kill == KillMode::kNone && o.frontends == 1);
         if (!large && passes == 2 && !cheap) continue;
         // Three owners and two passes: beyond what a full search ends in minutes.
         if (passes == 2 && o.runs.size() + o.clients.size() > 2) continue;

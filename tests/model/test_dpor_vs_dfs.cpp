@@ -123,7 +123,7 @@ TEST_CASE("dpor vs dfs: a killed TaskRun, then the sweep pass (holds)", "[dpor-v
   w.actors.cleaner.passes = 0;
   w.actors.cleaner.sweep = true;
   w.actors.task_runs.push_back(test::task_run("t1", false, TabletRows::kNone));
-  w.actors.task_runs[0].kill = true;
+  w.actors.task_runs[0].kill = KillMode::kForce;
   agree(w, 2963, 18);  // DFS: 4 230 with N1
 }
 

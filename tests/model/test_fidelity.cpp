@@ -5,6 +5,9 @@
 //   still removes the session; the knob catalog_drop (hypothetical may_fail) explores that catch.
 // - point 6: task_retry_attempts: the attempts loop in one executor (one dispatch, the run stays
 //   in RUN until the last attempt's E7), each attempt with a fresh ConnectContext (session).
+// - point 1: TaskRunManager.killRunningTaskRun removes the run from RUN only with force; without
+//   it the run stays in RUN until S1 sees the final state E7 sets. A killed run still retries.
+#include "model/starrocks/world.hpp"
 #include "tests/model/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -24,6 +27,28 @@ std::size_t count_steps(const std::vector<TraceStep>& steps, const std::string& 
   return static_cast<std::size_t>(
       std::count_if(steps.begin(), steps.end(),
                     [&](const TraceStep& s) { return s.actor == actor && s.label == label; }));
+}
+
+// The world's program with one more final check, `probe`, that fails when `witness` holds of
+// the world at the end: the counterexample is a trace of an execution that got there.
+Program probed(const WorldConfig& cfg, std::function<bool(const World&)> witness) {
+  auto plan = std::make_shared<const SpawnPlan>(cfg);
+  return [cfg, plan, witness](Execution& ex) {
+    World& w = ex.make<World>(ex, cfg, *plan);
+    w.setup();
+    ex.final_check("probe", [&w, witness]() -> Check {
+      if (witness(w)) return std::string("witness");
+      return std::nullopt;
+    });
+  };
+}
+
+ExplorationResult explore_program(Program p) {
+  ExploreOptions o;
+  o.stop_on_first_violation = true;
+  Explorer ex(std::move(p), o);
+  auto s = make_strategy(StrategySpec{});
+  return ex.explore(*s);
 }
 
 }  // namespace
@@ -110,4 +135,83 @@ TEST_CASE("point 6: retries loop in one executor, the run stays in RUN, a fresh 
   // Attempt 2 has its own staging table (the statement runs again: a new CTE table).
   CHECK(find_step(s, "TaskRun:t1", "E2", "of session t1#2") < s.size());
   CHECK(test::all_replay(w, r));
+}
+
+TEST_CASE("point 1: hazard 9 under the forced and the graceful kill", "[fidelity][kill]") {
+  WorldConfig w = test::world("pr-79339-register-then-start");
+  w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
+  w.actors.task_runs.push_back(test::task_run("t1", false, TabletRows::kNone));
+
+  SECTION("forced (kill: true, what the model always did): out of RUN at K, the drop is allowed") {
+    w.actors.task_runs[0].kill = KillMode::kForce;
+    const auto r = test::explore(w, false);
+    CHECK(r.verdict == Verdict::kHolds);
+    CHECK(r.stats.executions == 748);  // scenarios/h9-kill-then-drop-allowed.json, unchanged
+    CHECK(covered(r, goal::kKilledRunTableDropped) > 0);
+    CHECK(covered(r, goal::kFinalizeNoop) > 0);
+  }
+
+  SECTION("graceful: the run stays in RUN until E7, so C3 spares it and no drop precedes E6") {
+    w.actors.task_runs[0].kill = KillMode::kGraceful;
+    const auto r = test::explore(w, false);
+    CHECK(r.verdict == Verdict::kHolds);
+    CHECK(r.stats.executions == 276);
+    CHECK(covered(r, goal::kKilledRunTableDropped) == 0);
+    CHECK(covered(r, goal::kFinalizeNoop) == 0);
+    CHECK(covered(r, goal::kTaskSessionSpared) > 0);
+  }
+
+  SECTION("graceful under 4.1.1 (RUN not read): K leaves the run in RUN, S1 comes after E7") {
+    WorldConfig v = test::world("starrocks-4.1.1");
+    v.policy.add_temporary_table = AddTemporaryTable::kAtomic;
+    v.actors.task_runs.push_back(test::task_run("t1", false, TabletRows::kNone));
+    v.actors.task_runs[0].kill = KillMode::kGraceful;
+    // An execution in which K killed the running run before its E7.
+    const auto r = explore_program(
+        probed(v, [](const World& world) { return world.scheduler.task(0).killed; }));
+    REQUIRE(r.verdict == Verdict::kViolation);
+    const Counterexample* c = counterexample(r, "probe");
+    REQUIRE(c != nullptr);
+    const auto& s = c->steps;
+    const std::size_t k = find_step(s, "Kill:t1", "K", "left in RUN until its final state");
+    const std::size_t e7 = find_step(s, "TaskRun:t1", "E7");
+    const std::size_t s1 = find_step(s, "TaskRunScheduler", "S1", "removed from RUN");
+    REQUIRE(k < s.size());
+    REQUIRE(s1 < s.size());
+    CHECK(k < e7);
+    CHECK(e7 < s1);
+  }
+}
+
+TEST_CASE("point 1: a killed run retries, with a new session its kill did not touch",
+          "[fidelity][kill][retries]") {
+  WorldConfig w = test::world("pr-79339-register-then-start");
+  w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
+  TaskRunConfig t = test::task_run("t1", false, TabletRows::kNone);
+  t.kill = KillMode::kForce;
+  t.retries = 1;
+  w.actors.task_runs.push_back(t);
+  // An execution in which attempt 1 was killed and attempt 2 then succeeded.
+  const auto r = explore_program(probed(w, [](const World& world) {
+    const TaskRun& tr = world.scheduler.task(0);
+    return tr.killed_attempt == 1 && tr.attempt == 2 && world.owners.at("t1#2").finalized;
+  }));
+  REQUIRE(r.verdict == Verdict::kViolation);
+  const Counterexample* c = counterexample(r, "probe");
+  REQUIRE(c != nullptr);
+  const auto& s = c->steps;
+  const std::size_t k = find_step(s, "Kill:t1", "K");
+  const std::size_t e1_2 = find_step(s, "TaskRun:t1", "E1", "session t1#2");
+  REQUIRE(k < s.size());
+  REQUIRE(e1_2 < s.size());
+  CHECK(k < e1_2);
+  CHECK(find_step(s, "TaskRun:t1", "E2", "of session t1#2") < s.size());
+  // Attempt 2's statements are not cancelled by the kill (its ConnectContext is new).
+  bool e3_2 = false;
+  for (std::size_t i = e1_2; i < s.size(); ++i)
+    if (s[i].actor == "TaskRun:t1" && s[i].label == "E3") {
+      e3_2 = true;
+      CHECK(s[i].what.find("cancelled") == std::string::npos);
+    }
+  CHECK(e3_2);
 }

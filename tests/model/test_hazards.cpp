@@ -240,7 +240,7 @@ TEST_CASE("hazard 9: a kill lets the cleaner drop the run's table, E6 is then a 
   // run's executor would still race (hazard 10), so what is left is the kill itself.
   WorldConfig w = one_task("pr-79339-register-then-start", false, TabletRows::kNone);
   w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
-  w.actors.task_runs[0].kill = true;
+  w.actors.task_runs[0].kill = KillMode::kForce;
   // Exhaustive (too large for plain DFS, which a budget of 100 000 executions cut).
   const auto r = test::explore(w, false);
   CHECK(r.verdict == Verdict::kHolds);

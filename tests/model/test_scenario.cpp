@@ -58,7 +58,7 @@ TEST_CASE("scenario: a full document", "[scenario]") {
   CHECK(w.actors.cleaner.sweep);
   REQUIRE(w.actors.task_runs.size() == 2);
   CHECK(w.actors.task_runs[0].iterations == 2);
-  CHECK(w.actors.task_runs[0].kill);
+  CHECK(w.actors.task_runs[0].kill == KillMode::kForce);
   CHECK(w.actors.task_runs[0].tablet_rows == TabletRows::kNone);
   CHECK(w.actors.task_runs[1].name == "t2");
   CHECK(w.actors.task_runs[1].sync);
@@ -136,6 +136,24 @@ TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scen
     too_many.push_back({{"name", "c" + std::to_string(i)}});
   CHECK(error_of({{"actors", {{"clients", too_many}}}}) ==
         "s.json: /actors/clients: at most 64 clients (the engine's actor limit), got 65");
+}
+
+TEST_CASE("scenario: the kill, with exact errors", "[scenario]") {
+  auto kill_of = [](const json& k) {
+    return parse_world({{"actors", {{"task_runs", {{{"kill", k}}}}}}}, "s.json")
+        .actors.task_runs.at(0)
+        .kill;
+  };
+  CHECK(kill_of(false) == KillMode::kNone);
+  CHECK(kill_of(true) == KillMode::kForce);
+  CHECK(kill_of("force") == KillMode::kForce);
+  CHECK(kill_of("graceful") == KillMode::kGraceful);
+  CHECK(error_of({{"actors", {{"task_runs", {{{"kill", "gracefull"}}}}}}}) ==
+        "s.json: /actors/task_runs/0/kill: unknown value 'gracefull' (did you mean "
+        "'graceful'?); expected one of 'force', 'graceful'");
+  CHECK(error_of({{"actors", {{"task_runs", {{{"kill", 1}}}}}}}) ==
+        "s.json: /actors/task_runs/0/kill: expected true, false, 'force' or 'graceful', got an "
+        "integer");
 }
 
 TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable program", "[driver]") {

@@ -316,7 +316,7 @@ TEST_CASE("tables: the spawn plan names every actor and bounds them", "[tables][
   t1.iterations = 1;
   t1.retries = 1;
   TaskRunConfig t2 = test::task_run("t2");
-  t2.kill = true;
+  t2.kill = KillMode::kForce;
   w.actors.task_runs = {t1, t2};
   w.actors.clients = {test::client("c1"), test::client("c2", 1)};
   const SpawnPlan plan(w);
