@@ -28,6 +28,9 @@ struct ClusterConfig {
   int compute_nodes = 1;  ///< 1..2 ("cn1", "cn2")
   /// FEs whose listSessions RPC may fail (explored: it answers or it fails), by index.
   std::vector<int> unreachable_frontends;
+  /// Followers that are down for the whole scenario, by index: getFrontends(null) still lists
+  /// them, so every listSessions RPC to them fails, in every pass (the sweep pass too).
+  std::vector<int> down_frontends;
   /// Per-FE clock offsets (ticks added to that FE's monotonic clock), by index; absent = 0.
   std::map<int, std::int64_t> clock_offsets;
 };

@@ -27,13 +27,16 @@ nlohmann::json world_kind(const WorldConfig& c) {
   nlohmann::json offsets = nlohmann::json::object();
   for (const auto& [fe, off] : c.cluster.clock_offsets)
     offsets[frontend_name(fe)] = off;
-  return {{"frontends", c.cluster.frontends},
-          {"compute_nodes", c.cluster.compute_nodes},
-          {"unreachable_frontends", c.cluster.unreachable_frontends},
-          {"clock_offsets", offsets},
-          {"passes", c.actors.cleaner.passes},
-          {"sweep", c.actors.cleaner.sweep},
-          {"policy", policy_to_json(c.policy)}};
+  nlohmann::json kind = {{"frontends", c.cluster.frontends},
+                         {"compute_nodes", c.cluster.compute_nodes},
+                         {"unreachable_frontends", c.cluster.unreachable_frontends},
+                         {"clock_offsets", offsets},
+                         {"passes", c.actors.cleaner.passes},
+                         {"sweep", c.actors.cleaner.sweep},
+                         {"policy", policy_to_json(c.policy)}};
+  // Only when some FE is down, so that the kinds of every other world stay as they were.
+  if (!c.cluster.down_frontends.empty()) kind["down_frontends"] = c.cluster.down_frontends;
+  return kind;
 }
 
 // A kill in a slice's kind: false and true as before the graceful kill existed.

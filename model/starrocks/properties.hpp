@@ -68,6 +68,12 @@ inline constexpr Fact kTempTableLeak{
     "at the end, after every owner ended and a full sweep pass ran after that, a temp table "
     "remains in CAT",
     "at the end, with cleaner.sweep"};
+inline constexpr Fact kUnreachableFrontendLeak{
+    "unreachable_frontend_leak", FactKind::kAtEnd,
+    "at the end, after every owner ended, the sweep pass aborted at a failed listSessions RPC "
+    "(a down FE) while a temp table remains in CAT: no pass completes while the FE is down, so "
+    "no dead session's table is cleaned",
+    "at the end, with cleaner.sweep and cluster.down_frontends"};
 }  // namespace inv
 
 /// The engine's properties, as this model describes them.
@@ -109,7 +115,8 @@ inline constexpr Fact kDroppedTableCreatedAfterStart{
     "at the cleaner's D2 (true time: the E2a's step against C1's; the guard did not protect it)"};
 inline constexpr Fact kListSessionsFailed{"list_sessions_failed", FactKind::kGoal,
                                           "a listSessions RPC failed",
-                                          "at C2 on an unreachable FE (an explored choice)"};
+                                          "at C2 on an unreachable FE (an explored choice) or "
+                                          "a down one (always)"};
 inline constexpr Fact kKilledRunTableDropped{
     "killed_run_table_dropped", FactKind::kGoal,
     "the cleaner dropped the staging table of a killed run before its E6", "at the cleaner's D2"};
@@ -131,13 +138,14 @@ inline constexpr Fact kSweepPassCompleted{"sweep_pass_completed", FactKind::kGoa
 
 /// Every fact, properties first: the order of invariant_names(), coverage_goal_names(), `list`
 /// and the docs tables.
-inline constexpr std::array<const Fact*, 20> kFacts = {&inv::kLiveOwnerTableDropped,
+inline constexpr std::array<const Fact*, 21> kFacts = {&inv::kLiveOwnerTableDropped,
                                                        &inv::kSinkTableNotFound,
                                                        &inv::kManagerNullPointer,
                                                        &inv::kUntrackedTempTable,
                                                        &inv::kTempTableLeak,
                                                        &kDeadlockFact,
                                                        &kActorFailureFact,
+                                                       &inv::kUnreachableFrontendLeak,
                                                        &goal::kTaskSessionCandidate,
                                                        &goal::kTaskSessionSpared,
                                                        &goal::kTaskRunSeenByC3,
@@ -153,9 +161,10 @@ inline constexpr std::array<const Fact*, 20> kFacts = {&inv::kLiveOwnerTableDrop
                                                        &goal::kSweepPassCompleted};
 /// The properties checked when an execution ends, in the order they are checked (the first that
 /// fails is reported): the sink's failure (what the seed's log shows) before the drop that caused
-/// it, then the leak.
-inline constexpr std::array<const Fact*, 3> kEndOfExecutionOrder = {
-    &inv::kSinkTableNotFound, &inv::kLiveOwnerTableDropped, &inv::kTempTableLeak};
+/// it, then the leaks.
+inline constexpr std::array<const Fact*, 4> kEndOfExecutionOrder = {
+    &inv::kSinkTableNotFound, &inv::kLiveOwnerTableDropped, &inv::kTempTableLeak,
+    &inv::kUnreachableFrontendLeak};
 
 // ---------------------------------------------------------------- derived
 

@@ -48,7 +48,8 @@ std::string read_name(const JsonReader& r) {
 }
 
 ClusterConfig parse_cluster(const JsonReader& r) {
-  r.expect_keys({"frontends", "compute_nodes", "unreachable_frontends", "clock_offsets"});
+  r.expect_keys(
+      {"frontends", "compute_nodes", "unreachable_frontends", "down_frontends", "clock_offsets"});
   ClusterConfig c;
   c.frontends = static_cast<int>(r.int_or("frontends", 1, 1, 3));
   c.compute_nodes = static_cast<int>(r.int_or("compute_nodes", 1, 1, 2));
@@ -58,6 +59,19 @@ ClusterConfig parse_cluster(const JsonReader& r) {
         c.unreachable_frontends.end())
       item.fail("'" + frontend_name(f) + "' is listed twice");
     c.unreachable_frontends.push_back(f);
+  }
+  for (const JsonReader& item : r.items_or_empty("down_frontends")) {
+    const int f = read_frontend(item, c.frontends);
+    if (f == 0)
+      item.fail("'fe1' is the leader, which runs the cleaner: only a follower can be down");
+    if (std::find(c.down_frontends.begin(), c.down_frontends.end(), f) != c.down_frontends.end())
+      item.fail("'" + frontend_name(f) + "' is listed twice");
+    if (std::find(c.unreachable_frontends.begin(), c.unreachable_frontends.end(), f) !=
+        c.unreachable_frontends.end())
+      item.fail("'" + frontend_name(f) +
+                "' is also in /cluster/unreachable_frontends: every RPC to a down FE fails, "
+                "list it in one of the two");
+    c.down_frontends.push_back(f);
   }
   if (auto offsets = r.find("clock_offsets")) {
     offsets->expect_keys(frontend_names(c.frontends));
@@ -99,16 +113,21 @@ TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
   return t;
 }
 
-ClientConfig parse_client(const JsonReader& r, std::size_t index, int frontends) {
+ClientConfig parse_client(const JsonReader& r, std::size_t index, const ClusterConfig& cluster) {
   r.expect_keys({"name", "frontend", "temp_tables"});
   ClientConfig c;
   c.name = r.has("name") ? read_name(r.at("name")) : "c" + std::to_string(index + 1);
-  c.frontend = r.has("frontend") ? read_frontend(r.at("frontend"), frontends) : 0;
+  c.frontend = r.has("frontend") ? read_frontend(r.at("frontend"), cluster.frontends) : 0;
+  if (std::find(cluster.down_frontends.begin(), cluster.down_frontends.end(), c.frontend) !=
+      cluster.down_frontends.end())
+    r.at("frontend")
+        .fail("'" + frontend_name(c.frontend) +
+              "' is down (/cluster/down_frontends): no client can connect to it");
   c.temp_tables = static_cast<int>(r.int_or("temp_tables", 1, 1, 3));
   return c;
 }
 
-ActorsConfig parse_actors(const JsonReader& r, int frontends) {
+ActorsConfig parse_actors(const JsonReader& r, const ClusterConfig& cluster) {
   r.expect_keys({"cleaner", "task_runs", "clients"});
   ActorsConfig a;
   if (auto c = r.find("cleaner")) {
@@ -138,7 +157,7 @@ ActorsConfig parse_actors(const JsonReader& r, int frontends) {
       cl->fail("at most " + std::to_string(kMaxActors) +
                " clients (the engine's actor limit), got " + std::to_string(items.size()));
     for (std::size_t i = 0; i < items.size(); ++i) {
-      a.clients.push_back(parse_client(items[i], i, frontends));
+      a.clients.push_back(parse_client(items[i], i, cluster));
       unique(items[i].has("name") ? items[i].at("name") : items[i], a.clients.back().name);
     }
   }
@@ -152,7 +171,7 @@ WorldConfig parse_world(const nlohmann::json& scenario, const std::string& file)
   if (!scenario.is_object()) root.fail("expected an object, got " + json_type_name(scenario));
   WorldConfig w;
   if (auto c = root.find("cluster")) w.cluster = parse_cluster(*c);
-  if (auto a = root.find("actors")) w.actors = parse_actors(*a, w.cluster.frontends);
+  if (auto a = root.find("actors")) w.actors = parse_actors(*a, w.cluster);
   if (auto p = root.find("policy")) w.policy = parse_policy(*p, w.preset);
   const std::size_t bound = actor_bound(w);
   if (bound > kMaxActors)

@@ -5,7 +5,8 @@
 // the TaskRuns in PEND/RUN/SYNC, after or before C1 as the policy says; C4 the snapshot of TTM_L's
 // sessions and createTimes; then, for each session not alive and (with the guard) older than the
 // pass, MetadataMgr.cleanTemporaryTables: D1..D4 (metadata_mgr.cpp). After its ordinary passes,
-// with `sweep`, it waits for every owner to end and runs one more pass, whose RPCs all answer.
+// with `sweep`, it waits for every owner to end and runs one more pass, whose RPCs all answer
+// but those to a down FE (cluster.down_frontends), which fail in every pass.
 // Promises: C3 reads each map in one step and each run's runCtx in its own step (a weakly
 // consistent iteration); C4's goals observe owners only through progress(t) and CS_f[c].
 #include "model/starrocks/actors.hpp"
@@ -59,8 +60,9 @@ void c3_task_runs(Actor& a, World& w, std::set<std::string>& alive) {
   }
 }
 
-// C2 on every FE: adds the sessions each answers to `alive`. False when the pass aborts.
-bool c2_list_sessions(Actor& a, World& w, bool sweep, std::set<std::string>& alive) {
+// C2 on every FE: adds the sessions each answers to `alive`. False when the pass aborts, with
+// `failed` the FE whose RPC failed.
+bool c2_list_sessions(Actor& a, World& w, bool sweep, std::set<std::string>& alive, int& failed) {
   const Policy& pol = w.cfg.policy;
   for (int f = 0; f < w.cfg.cluster.frontends; ++f) {
     // listSessions(f) reads CS_f (the rows of the clients of f, the only sessions it can hold)
@@ -76,19 +78,26 @@ bool c2_list_sessions(Actor& a, World& w, bool sweep, std::set<std::string>& ali
       }
     a.step("C2", c2);
     const auto& unreachable = w.cfg.cluster.unreachable_frontends;
+    const auto& down_fes = w.cfg.cluster.down_frontends;
     const bool may_fail =
         !sweep && std::find(unreachable.begin(), unreachable.end(), f) != unreachable.end();
-    if (may_fail && a.choose(2) == 1) {
+    // A down FE is still listed by getFrontends(null): its RPC fails in every pass, the sweep
+    // pass too, with no choice.
+    const bool down = std::find(down_fes.begin(), down_fes.end(), f) != down_fes.end();
+    if (down || (may_fail && a.choose(2) == 1)) {
       a.cover(goal::kListSessionsFailed);
       if (pol.failed_list_sessions == FailedListSessions::kAbortPass) {
         World::note(a, [&] {
-          return "listSessions return error from " + frontend_name(f) +
+          return std::string(down ? frontend_name(f) + " is down: " : "") +
+                 "listSessions return error from " + frontend_name(f) +
                  ", skip clean temporary tables";
         });
+        failed = f;
         return false;
       }
       World::note(a, [&] {
-        return "listSessions return error from " + frontend_name(f) +
+        return std::string(down ? frontend_name(f) + " is down: " : "") +
+               "listSessions return error from " + frontend_name(f) +
                ", its sessions are ignored (the pass goes on)";
       });
       continue;
@@ -129,7 +138,12 @@ void pass(Actor& a, World& w, int pass, bool sweep) {
   World::note(a, [&] {
     return "TemporaryTableCleaner " + pass_name + " starts: startTime = " + std::to_string(start);
   });
-  if (pol.liveness.client_sessions && !c2_list_sessions(a, w, sweep, alive)) return;
+  int failed = -1;
+  if (pol.liveness.client_sessions && !c2_list_sessions(a, w, sweep, alive, failed)) {
+    if (sweep) w.sweep_aborted_at = failed;
+    return;
+  }
+  ++w.passes_completed;
   if (pol.has_task_liveness() && pol.task_run_snapshot == TaskRunSnapshot::kAfterStartTime)
     c3_task_runs(a, w, alive);
 

@@ -103,16 +103,32 @@ void World::setup() {
     }
   }
 
-  properties.install(ex, {{&inv::kTempTableLeak, [this]() -> Check {
-                             if (!sweep_completed) return std::nullopt;
-                             for (int id : cat.present())
-                               return table_text(id) +
-                                      " is still in CAT after the sweep pass (C1 at step " +
-                                      std::to_string(sweep_start) +
-                                      ", after every owner had ended): no cleaner will ever "
-                                      "drop it";
-                             return std::nullopt;
-                           }}});
+  properties.install(
+      ex, {{&inv::kTempTableLeak,
+            [this]() -> Check {
+              if (!sweep_completed) return std::nullopt;
+              for (int id : cat.present())
+                return table_text(id) + " is still in CAT after the sweep pass (C1 at step " +
+                       std::to_string(sweep_start) +
+                       ", after every owner had ended): no cleaner will ever "
+                       "drop it";
+              return std::nullopt;
+            }},
+           {&inv::kUnreachableFrontendLeak, [this]() -> Check {
+              if (sweep_aborted_at < 0) return std::nullopt;
+              const std::string fe = frontend_name(sweep_aborted_at);
+              for (int id : cat.present())
+                return table_text(id) +
+                       " is still in CAT: every owner had ended, and the sweep "
+                       "pass (C1 at step " +
+                       std::to_string(sweep_start) + ") aborted at the listSessions RPC to " + fe +
+                       ", which is down; " + std::to_string(passes_completed) + " of " +
+                       std::to_string(cfg.actors.cleaner.passes + 1) +
+                       " passes got past C2: while " + fe +
+                       " is down no pass completes and the table is never "
+                       "cleaned";
+              return std::nullopt;
+            }}});
   ex.state_dump([this]() {
     nlohmann::json j;
     nlohmann::json tables = nlohmann::json::array();

@@ -94,6 +94,9 @@ struct World {
   std::vector<signed char> tablet_rows;
   bool sweep_completed = false;
   std::size_t sweep_start = 0;
+  // The sweep pass aborted at the listSessions RPC to this FE (a down one); -1 otherwise.
+  int sweep_aborted_at = -1;
+  int passes_completed = 0;  // passes (the sweep too) that got past C2
 };
 
 }  // namespace interleave::model

@@ -7,6 +7,8 @@
 //   in RUN until the last attempt's E7), each attempt with a fresh ConnectContext (session).
 // - point 1: TaskRunManager.killRunningTaskRun removes the run from RUN only with force; without
 //   it the run stays in RUN until S1 sees the final state E7 sets. A killed run still retries.
+// - point 5: getFrontends(null) lists a down FE too, so every pass aborts at its failed
+//   listSessions RPC and no dead session's table is cleaned while it is down.
 #include "model/starrocks/world.hpp"
 #include "tests/model/helpers.hpp"
 
@@ -214,4 +216,47 @@ TEST_CASE("point 1: a killed run retries, with a new session its kill did not to
       CHECK(s[i].what.find("cancelled") == std::string::npos);
     }
   CHECK(e3_2);
+}
+
+TEST_CASE("point 5: a down follower: no pass completes, the dead session's table stays",
+          "[fidelity][down_frontends]") {
+  WorldConfig w = test::world("starrocks-4.1.1");
+  w.cluster.frontends = 3;
+  w.actors.cleaner.passes = 0;
+  w.actors.cleaner.sweep = true;
+  w.actors.clients.push_back(test::client("c1", 2));
+
+  SECTION("fe2 up: the sweep pass drops what c1's own clean missed") {
+    const auto r = test::explore(w, false);
+    CHECK(r.verdict == Verdict::kHolds);
+    CHECK(r.stats.executions == 4);
+    CHECK(covered(r, goal::kSweepPassCompleted) > 0);
+  }
+
+  SECTION("fe2 down: the sweep pass aborts at its RPC, the table is never cleaned") {
+    w.cluster.down_frontends = {1};
+    const auto r = test::explore(w, false);
+    REQUIRE(r.verdict == Verdict::kViolation);
+    CHECK(r.stats.executions == 2);
+    REQUIRE(r.counterexamples.size() == 1);
+    const Counterexample* c = counterexample(r, inv::kUnreachableFrontendLeak);
+    REQUIRE(c != nullptr);
+    CHECK_THAT(c->message, Catch::Contains("tmp_c1_1"));
+    CHECK_THAT(c->message,
+               Catch::Contains("aborted at the listSessions RPC to fe2, which is down"));
+    CHECK(find_step(c->steps, "TemporaryTableCleaner", "C2",
+                    "fe2 is down: listSessions return error from fe2, skip clean temporary "
+                    "tables") < c->steps.size());
+    CHECK(covered(r, goal::kSweepPassCompleted) == 0);
+    CHECK(covered(r, goal::kListSessionsFailed) > 0);
+    CHECK(test::all_replay(w, r));
+  }
+
+  SECTION("fe2 down, ignore_frontend (hypothetical): the passes go on, the sweep cleans") {
+    w.cluster.down_frontends = {1};
+    w.policy.failed_list_sessions = FailedListSessions::kIgnoreFrontend;
+    const auto r = test::explore(w, false);
+    CHECK(r.verdict == Verdict::kHolds);
+    CHECK(covered(r, goal::kSweepPassCompleted) > 0);
+  }
 }

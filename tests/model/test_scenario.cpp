@@ -74,7 +74,8 @@ TEST_CASE("scenario: a full document", "[scenario]") {
 TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scenario]") {
   CHECK(error_of({{"cluster", {{"frontend", 2}}}}) ==
         "s.json: /cluster/frontend: unknown key 'frontend' (did you mean 'frontends'?); known "
-        "keys: 'frontends', 'compute_nodes', 'unreachable_frontends', 'clock_offsets'");
+        "keys: 'frontends', 'compute_nodes', 'unreachable_frontends', 'down_frontends', "
+        "'clock_offsets'");
   CHECK(error_of({{"cluster", {{"frontends", "2"}}}}) ==
         "s.json: /cluster/frontends: expected an integer, got a string");
   CHECK(error_of({{"cluster", {{"frontends", 4}}}}) ==
@@ -138,7 +139,7 @@ TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scen
         "s.json: /actors/clients: at most 64 clients (the engine's actor limit), got 65");
 }
 
-TEST_CASE("scenario: the kill, with exact errors", "[scenario]") {
+TEST_CASE("scenario: the kill and the down FEs, with exact errors", "[scenario]") {
   auto kill_of = [](const json& k) {
     return parse_world({{"actors", {{"task_runs", {{{"kill", k}}}}}}}, "s.json")
         .actors.task_runs.at(0)
@@ -154,6 +155,24 @@ TEST_CASE("scenario: the kill, with exact errors", "[scenario]") {
   CHECK(error_of({{"actors", {{"task_runs", {{{"kill", 1}}}}}}}) ==
         "s.json: /actors/task_runs/0/kill: expected true, false, 'force' or 'graceful', got an "
         "integer");
+  const WorldConfig w =
+      parse_world({{"cluster", {{"frontends", 3}, {"down_frontends", {"fe3"}}}}}, "s.json");
+  CHECK(w.cluster.down_frontends == std::vector<int>{2});
+  CHECK(error_of({{"cluster", {{"frontends", 2}, {"down_frontends", {"fe1"}}}}}) ==
+        "s.json: /cluster/down_frontends/0: 'fe1' is the leader, which runs the cleaner: only a "
+        "follower can be down");
+  CHECK(error_of({{"cluster", {{"frontends", 2}, {"down_frontends", {"fe2", "fe2"}}}}}) ==
+        "s.json: /cluster/down_frontends/1: 'fe2' is listed twice");
+  CHECK(error_of({{"cluster",
+                   {{"frontends", 2},
+                    {"unreachable_frontends", {"fe2"}},
+                    {"down_frontends", {"fe2"}}}}}) ==
+        "s.json: /cluster/down_frontends/0: 'fe2' is also in /cluster/unreachable_frontends: "
+        "every RPC to a down FE fails, list it in one of the two");
+  CHECK(error_of({{"cluster", {{"frontends", 2}, {"down_frontends", {"fe2"}}}},
+                  {"actors", {{"clients", {{{"frontend", "fe2"}}}}}}}) ==
+        "s.json: /actors/clients/0/frontend: 'fe2' is down (/cluster/down_frontends): no client "
+        "can connect to it");
 }
 
 TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable program", "[driver]") {
@@ -197,8 +216,9 @@ TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser ac
     return v;
   };
   using V = std::vector<std::string>;
-  CHECK(keys(defs.at("cluster").at("properties")) ==
-        V{"clock_offsets", "compute_nodes", "frontends", "unreachable_frontends"});
+  CHECK(keys(defs.at("cluster").at("properties")) == V{"clock_offsets", "compute_nodes",
+                                                       "down_frontends", "frontends",
+                                                       "unreachable_frontends"});
   CHECK(keys(defs.at("policy").at("properties")) ==
         V{"add_temporary_table", "catalog_drop", "create_time_clock", "create_time_guard",
           "dispatch_order", "failed_list_sessions", "liveness", "preset", "task_run_snapshot"});
