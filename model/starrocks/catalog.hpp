@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -88,6 +89,12 @@ class Catalog {
   /// Removes the table from CAT (its TableInfo stays).
   void drop(int table) { present_.erase(table); }
   bool contains(int table) const { return present_.count(table) != 0; }
+  /// The id of the table with key `key` if it is in CAT.
+  std::optional<int> present_id(const std::string& key) const {
+    auto it = table_id_.find(key);
+    if (it == table_id_.end() || present_.count(it->second) == 0) return std::nullopt;
+    return it->second;
+  }
   /// The tables in CAT, by id.
   const std::set<int>& present() const { return present_; }
   TableInfo& info(int table) { return tables_.at(table); }

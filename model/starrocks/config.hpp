@@ -52,10 +52,30 @@ struct TaskRunConfig {
   TabletRows tablet_rows = TabletRows::kExplore;
 };
 
+/// When a client session began: in the scenario (its actor runs U1..U3), or before the first
+/// pass (its U1..U3 happened before the scenario starts: its tables are in CAT and in the
+/// managers, with a createTime older than any pass), either still connected or already gone
+/// (unregistered without cleaning: its tables recorded, no owner alive).
+enum class ClientStart : std::uint8_t { kInScenario, kAlive, kGone };
+
+/// How a client session ends (docs/model.md, "Sessions before the first pass, and how a session
+/// ends"): `clean` unregisters (U4a) and, if its FE's manager has the session, issues CLEAN
+/// TEMPORARY TABLE (U4b: ConnectScheduler.unregisterConnection -> ConnectContext
+/// .cleanTemporaryTable); `abnormal` unregisters and never issues it (the FE holding the
+/// connection stops, or the CLEAN statement fails and is only logged); `never` stays connected.
+enum class ClientEnd : std::uint8_t { kClean, kAbnormal, kNever };
+
 struct ClientConfig {
   std::string name = "c1";
   int frontend = 0;     ///< index of the FE the session is connected to
   int temp_tables = 1;  ///< CREATE TEMPORARY TABLE statements (U3)
+  ClientStart existing = ClientStart::kInScenario;
+  ClientEnd end = ClientEnd::kClean;
+  /// Whether the session has an actor: it has steps left to run in the scenario.
+  bool has_actor() const {
+    return existing == ClientStart::kInScenario ||
+           (existing == ClientStart::kAlive && end != ClientEnd::kNever);
+  }
 };
 
 struct ActorsConfig {

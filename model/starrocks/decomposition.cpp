@@ -114,11 +114,25 @@ DecompositionOffer decompose_by_owners(const WorldConfig& config) {
     slice.actors.task_runs.clear();
     slice.actors.clients = {c};
     nlohmann::json kind = shared;
-    kind["owner"] = {
-        {"client", {{"frontend", frontend_name(c.frontend)}, {"temp_tables", c.temp_tables}}}};
-    const std::string text = "client on " + frontend_name(c.frontend) + " (" +
-                             (c.frontend == 0 ? "leader" : "follower") + "), " +
-                             plural(c.temp_tables, "temp table", "temp tables");
+    const char* existing = c.existing == ClientStart::kAlive  ? "alive"
+                           : c.existing == ClientStart::kGone ? "gone"
+                                                              : "no";
+    const char* end = c.end == ClientEnd::kAbnormal ? "abnormal"
+                      : c.end == ClientEnd::kNever  ? "never"
+                                                    : "clean";
+    nlohmann::json client = {{"frontend", frontend_name(c.frontend)},
+                             {"temp_tables", c.temp_tables}};
+    // Only when not the default, so that the kinds of earlier scenarios read as before.
+    if (c.existing != ClientStart::kInScenario) client["existing"] = existing;
+    if (c.end != ClientEnd::kClean) client["end"] = end;
+    kind["owner"] = {{"client", client}};
+    std::string text = "client on " + frontend_name(c.frontend) + " (" +
+                       (c.frontend == 0 ? "leader" : "follower") + "), " +
+                       plural(c.temp_tables, "temp table", "temp tables");
+    if (c.existing == ClientStart::kAlive) text += ", connected before the first pass";
+    if (c.existing == ClientStart::kGone) text += ", gone before the first pass";
+    if (c.existing != ClientStart::kGone && c.end != ClientEnd::kClean)
+      text += std::string(", ") + (c.end == ClientEnd::kNever ? "never ends" : "abnormal end");
     d.slices.push_back({c.name, kind.dump(), text, make_program(slice)});
   }
   if (d.slices.empty())

@@ -15,8 +15,8 @@ namespace interleave::model {
 void journal_replayer(Actor& a, World& w, int fe) {
   const std::vector<JournalEntry>& journal = w.journal.entries();
   int expected = 0;
-  for (const auto& cc : w.cfg.actors.clients)
-    if (cc.frontend == fe) expected += cc.temp_tables;
+  for (const auto& cc : w.cfg.actors.clients)  // the creations before the scenario are replayed
+    if (cc.frontend == fe && cc.existing == ClientStart::kInScenario) expected += cc.temp_tables;
   std::size_t cursor = 0;
   int replayed = 0;
   auto apply = [&](const JournalEntry& je) {

@@ -13,6 +13,7 @@
 // cleaner's D2.
 #include "model/starrocks/actors.hpp"
 
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -191,6 +192,29 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
   for (const std::string& key : w.cat.keys_of(session))
     add(d4, w.cat.read_table(key));
   a.step(d4);
+  // The cleaner's own job (testNormal's assertion): a session the pass found dead has no table
+  // left in CAT once its D4 ran. Checked after D4's own checks, so that a table D4 leaves
+  // untracked is reported as such first.
+  auto check_cleaned = [&] {
+    if (!by_cleaner) return;
+    std::vector<int> left;
+    for (const std::string& key : w.cat.keys_of(session))
+      if (const std::optional<int> id = w.cat.present_id(key)) left.push_back(*id);
+    if (left.empty()) {
+      if (!tables.empty()) a.cover(goal::kDeadSessionCleaned);
+      return;
+    }
+    std::string which;
+    for (int id : left)
+      which += (which.empty() ? "" : "; ") + w.table_text(id);
+    w.properties.found(a, inv::kDeadSessionTableLeft,
+                       "the TemporaryTableCleaner (pass " + std::to_string(pass) +
+                           ") found session " + session +
+                           " dead and old enough and cleaned it, but after its D4 (step " +
+                           std::to_string(w.now_step()) + ") CAT still holds " + which +
+                           (failed.empty() ? std::string(", created after D1's copy")
+                                           : std::string(", whose catalog drop failed at D2")));
+  };
   if (const std::optional<std::size_t> removed = w.ttm.remove(session)) {
     World::note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });
     for (int id : w.ttm.entry(*removed).tables)
@@ -202,10 +226,12 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
                 (failed.count(id) != 0 ? ", whose catalog drop failed at D2 (caught and logged)"
                                        : ", added after D1's copy") +
                 ": the table stays in CAT and no manager tracks it");
+    check_cleaned();
     return;
   }
   World::note(
       a, [&] { return "remove all temporary tables in session[" + session + "] (none left)"; });
+  check_cleaned();
 }
 
 }  // namespace interleave::model

@@ -74,6 +74,13 @@ inline constexpr Fact kUnreachableFrontendLeak{
     "(a down FE) while a temp table remains in CAT: no pass completes while the FE is down, so "
     "no dead session's table is cleaned",
     "at the end, with cleaner.sweep and cluster.down_frontends"};
+inline constexpr Fact kDeadSessionTableLeft{
+    "dead_session_table_left", FactKind::kFoundAtStep,
+    "a cleaner pass cleaned a session it found dead and old enough (not alive at C2/C3, "
+    "createTime < startTime) and a table of that session is still in CAT after the pass's D4 "
+    "for it (the cleaner did not do its job: testNormal's assertion)",
+    "found at the cleaner's D4 (which reads CAT[k] of every table the session can hold), "
+    "reported at the end"};
 }  // namespace inv
 
 /// The engine's properties, as this model describes them.
@@ -134,11 +141,16 @@ inline constexpr Fact kCatalogDropFailed{
 inline constexpr Fact kSweepPassCompleted{"sweep_pass_completed", FactKind::kGoal,
                                           "the sweep pass ran after every owner had ended",
                                           "at the end of the sweep pass"};
+inline constexpr Fact kDeadSessionCleaned{
+    "dead_session_cleaned", FactKind::kGoal,
+    "a cleaner pass removed every table of a session it found dead",
+    "at the cleaner's D4 of a session whose D1 copy held a table, none of its tables left in "
+    "CAT"};
 }  // namespace goal
 
 /// Every fact, properties first: the order of invariant_names(), coverage_goal_names(), `list`
 /// and the docs tables.
-inline constexpr std::array<const Fact*, 21> kFacts = {&inv::kLiveOwnerTableDropped,
+inline constexpr std::array<const Fact*, 23> kFacts = {&inv::kLiveOwnerTableDropped,
                                                        &inv::kSinkTableNotFound,
                                                        &inv::kManagerNullPointer,
                                                        &inv::kUntrackedTempTable,
@@ -146,6 +158,7 @@ inline constexpr std::array<const Fact*, 21> kFacts = {&inv::kLiveOwnerTableDrop
                                                        &kDeadlockFact,
                                                        &kActorFailureFact,
                                                        &inv::kUnreachableFrontendLeak,
+                                                       &inv::kDeadSessionTableLeft,
                                                        &goal::kTaskSessionCandidate,
                                                        &goal::kTaskSessionSpared,
                                                        &goal::kTaskRunSeenByC3,
@@ -158,13 +171,14 @@ inline constexpr std::array<const Fact*, 21> kFacts = {&inv::kLiveOwnerTableDrop
                                                        &goal::kFinalizeNoop,
                                                        &goal::kFollowerOmittedSession,
                                                        &goal::kCatalogDropFailed,
-                                                       &goal::kSweepPassCompleted};
+                                                       &goal::kSweepPassCompleted,
+                                                       &goal::kDeadSessionCleaned};
 /// The properties checked when an execution ends, in the order they are checked (the first that
 /// fails is reported): the sink's failure (what the seed's log shows) before the drop that caused
 /// it, then the leaks.
-inline constexpr std::array<const Fact*, 4> kEndOfExecutionOrder = {
+inline constexpr std::array<const Fact*, 5> kEndOfExecutionOrder = {
     &inv::kSinkTableNotFound, &inv::kLiveOwnerTableDropped, &inv::kTempTableLeak,
-    &inv::kUnreachableFrontendLeak};
+    &inv::kUnreachableFrontendLeak, &inv::kDeadSessionTableLeft};
 
 // ---------------------------------------------------------------- derived
 

@@ -114,7 +114,7 @@ TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
 }
 
 ClientConfig parse_client(const JsonReader& r, std::size_t index, const ClusterConfig& cluster) {
-  r.expect_keys({"name", "frontend", "temp_tables"});
+  r.expect_keys({"name", "frontend", "temp_tables", "existing", "end"});
   ClientConfig c;
   c.name = r.has("name") ? read_name(r.at("name")) : "c" + std::to_string(index + 1);
   c.frontend = r.has("frontend") ? read_frontend(r.at("frontend"), cluster.frontends) : 0;
@@ -124,6 +124,19 @@ ClientConfig parse_client(const JsonReader& r, std::size_t index, const ClusterC
         .fail("'" + frontend_name(c.frontend) +
               "' is down (/cluster/down_frontends): no client can connect to it");
   c.temp_tables = static_cast<int>(r.int_or("temp_tables", 1, 1, 3));
+  const std::string existing = r.enum_or("existing", "no", {"no", "alive", "gone"});
+  c.existing = existing == "alive"  ? ClientStart::kAlive
+               : existing == "gone" ? ClientStart::kGone
+                                    : ClientStart::kInScenario;
+  if (auto e = r.find("end")) {
+    if (c.existing == ClientStart::kGone)
+      e->fail("a session that is gone before the first pass (existing: 'gone') has already "
+              "ended: it takes no 'end'");
+    const std::string end = e->as_enum({"clean", "abnormal", "never"});
+    c.end = end == "abnormal" ? ClientEnd::kAbnormal
+            : end == "never"  ? ClientEnd::kNever
+                              : ClientEnd::kClean;
+  }
   return c;
 }
 

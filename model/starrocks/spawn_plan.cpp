@@ -7,14 +7,16 @@ SpawnPlan::SpawnPlan(const WorldConfig& cfg) {
   const auto& runs = cfg.actors.task_runs;
   for (std::size_t c = 0; c < cfg.actors.clients.size(); ++c) {
     const ClientConfig& cc = cfg.actors.clients[c];
+    if (!cc.has_actor()) continue;  // it runs no step in the scenario
     top_level_.push_back({ActorKind::kClientSession, static_cast<int>(c),
                           "Session:" + cc.name + "@" + frontend_name(cc.frontend)});
   }
-  // A follower's replayer is needed only when some client lives on it (docs/model.md, "Journal").
+  // A follower's replayer is needed only when some client lives on it and creates its tables in
+  // the scenario (docs/model.md, "Journal"): the creations before it were replayed already.
   for (int f = 1; f < cfg.cluster.frontends; ++f) {
     bool needed = false;
     for (const auto& cc : cfg.actors.clients)
-      needed = needed || cc.frontend == f;
+      needed = needed || (cc.frontend == f && cc.existing == ClientStart::kInScenario);
     if (needed)
       top_level_.push_back({ActorKind::kJournalReplayer, f, "Replayer:" + frontend_name(f)});
   }

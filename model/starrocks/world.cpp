@@ -75,6 +75,28 @@ void World::setup() {
     tablet_rows.push_back(tc.tablet_rows == TabletRows::kExplore ? -1
                           : tc.tablet_rows == TabletRows::kSome  ? 1
                                                                  : 0);
+  // Sessions that began before the scenario: their U1..U3 happened (docs/model.md, "Sessions
+  // before the first pass"). Their tables are in CAT and in the leader's manager, and in their
+  // follower's replayed copy, with the createTime of the FE's clock at the start (older than any
+  // pass: C1 advances the clock first). An alive one is registered in CS_f.
+  for (std::size_t c = 0; c < cfg.actors.clients.size(); ++c) {
+    const ClientConfig& cc = cfg.actors.clients[c];
+    if (cc.existing == ClientStart::kInScenario) continue;
+    Owner o;
+    o.kind = Owner::Kind::kClient;
+    o.index = static_cast<int>(c);
+    o.live = cc.existing == ClientStart::kAlive;
+    owners.add(cc.name, o);
+    if (o.live) cs.register_session(cc.frontend, cc.name);
+    const int clock_fe =
+        cfg.policy.create_time_clock == CreateTimeClock::kSessionFrontend ? cc.frontend : 0;
+    const std::size_t entry = ttm.create(cc.name, clocks.now(clock_fe), 0);
+    for (int k = 1; k <= cc.temp_tables; ++k) {
+      const int id = cat.add(cc.name, client_table_name(cc.name, k)).id;
+      ttm.entry(entry).tables.insert(id);
+      if (cc.frontend != 0) ttm.replay_create(cc.frontend, cc.name, id, clocks);
+    }
+  }
   // Async task runs were submitted before the scenario starts: they wait in PEND.
   for (std::size_t t = 0; t < cfg.actors.task_runs.size(); ++t)
     if (!cfg.actors.task_runs[t].sync) scheduler.pending().push_back(static_cast<int>(t));
@@ -108,17 +130,19 @@ void World::setup() {
             [this]() -> Check {
               if (!sweep_completed) return std::nullopt;
               for (int id : cat.present())
-                return table_text(id) + " is still in CAT after the sweep pass (C1 at step " +
-                       std::to_string(sweep_start) +
-                       ", after every owner had ended): no cleaner will ever "
-                       "drop it";
+                // A session that never ends (end: never) keeps its tables: only ended owners'.
+                if (!owners.live(cat.info(id).session))
+                  return table_text(id) + " is still in CAT after the sweep pass (C1 at step " +
+                         std::to_string(sweep_start) +
+                         ", after every owner had ended): no cleaner will ever drop it";
               return std::nullopt;
             }},
            {&inv::kUnreachableFrontendLeak, [this]() -> Check {
               if (sweep_aborted_at < 0) return std::nullopt;
               const std::string fe = frontend_name(sweep_aborted_at);
               for (int id : cat.present())
-                return table_text(id) +
+                if (!owners.live(cat.info(id).session))
+                  return table_text(id) +
                        " is still in CAT: every owner had ended, and the sweep "
                        "pass (C1 at step " +
                        std::to_string(sweep_start) + ") aborted at the listSessions RPC to " + fe +

@@ -115,8 +115,9 @@ TEST_CASE("with many sessions, C4's rows order no independent E2a's: fewer execu
   CHECK(r.stats.executions == 21975);
   CHECK(r.stats.blocked == 8240);
   CHECK(reached(r) == std::set<std::string>{"client_session_candidate", "client_session_spared",
-                                            "spared_by_create_time_guard", "task_run_seen_by_c3",
-                                            "task_session_candidate", "task_session_spared"});
+                                            "dead_session_cleaned", "spared_by_create_time_guard",
+                                            "task_run_seen_by_c3", "task_session_candidate",
+                                            "task_session_spared"});
 }
 
 TEST_CASE("tablet_rows explore costs at most the two searches with the rows fixed, same results",
