@@ -163,6 +163,21 @@ TEST_CASE("constraints: the held and the holding step are declared dependent",
   CHECK(r.stats.infeasible == 0);
   const std::string only = *seen.begin();
   CHECK(only.find("B1") < only.find("A2"));
+  // The declarations themselves: B's 1st s writes constraint[0], A's 2nd s waits on it.
+  Schedule s;
+  for (const char* a : {"A", "B", "A", "B"})
+    s.steps.push_back(ScheduleEntry::run(a));
+  const ReplayReport rep = ex.replay(s);
+  REQUIRE(rep.steps.size() == 4);
+  auto declares = [](const TraceStep& step, AccessKind kind) {
+    for (const TraceAccess& acc : step.accesses)
+      if (acc.object == "constraint[0]" && acc.kind == kind) return true;
+    return false;
+  };
+  CHECK(declares(rep.steps[1], AccessKind::kWrite));  // B's 1st s
+  CHECK(declares(rep.steps[2], AccessKind::kWait));   // A's 2nd s
+  CHECK_FALSE(declares(rep.steps[0], AccessKind::kWait));
+  CHECK(rep.steps[0].accesses.size() == 1);  // A's 1st s: its own write only
 }
 
 TEST_CASE("constraints: replaying a schedule that breaks a constraint diverges",
