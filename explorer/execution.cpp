@@ -42,6 +42,8 @@ std::string_view to_string(Outcome o) {
       return "step_bound";
     case Outcome::kAbandoned:
       return "abandoned";
+    case Outcome::kInfeasible:
+      return "infeasible";
   }
   return "unknown";
 }
@@ -319,6 +321,8 @@ ActorId Execution::add_actor(std::string_view name, ActorFn&& fn, std::int32_t s
   actor_names_.push_back(a.name_);
   hashes.push_back(hash);
   pending_.push_back(&a.pending_);
+  if (gates_ != nullptr) [[unlikely]]
+    gates_->actor_added(id, a.name_);
   return id;
 }
 
@@ -376,10 +380,44 @@ inline void Execution::resume(Actor& a) {
     settle(a);
   // Only these actors' enabledness is evaluated at each scheduling point; the others are enabled
   // while alive.
-  if (a.ready_fn_ != nullptr) [[unlikely]]
+  if (gates_ != nullptr) [[unlikely]]
+    gate(a);
+  if (a.ready_fn_ != nullptr || (gates_ != nullptr && gates_->gated(a.id_))) [[unlikely]]
     waiting_.insert(a.id_);
   else
     waiting_.erase(a.id_);
+}
+
+void Execution::gate(Actor& a) {
+  if (a.request_ != Actor::Request::kStep || !a.fiber_ || a.fiber_->finished()) return;
+  gate_accesses_.clear();
+  gates_->announced(a.id_, a.pending_.label, gate_accesses_);
+  if (gate_accesses_.empty()) return;
+  if (!a.pending_.wide() && a.pending_.count + gate_accesses_.size() <= Op::kMaxAccesses) {
+    for (const Access& acc : gate_accesses_)
+      a.pending_.accesses[a.pending_.count++] = acc;
+    return;
+  }
+  std::vector<Access> all(a.pending_.begin(), a.pending_.end());
+  all.insert(all.end(), gate_accesses_.begin(), gate_accesses_.end());
+  if (all.size() > Op::kMaxWideAccesses)
+    throw ProgramError("actor '" + a.name_ + "' announced step '" +
+                       std::string(a.pending_.label) + "' with " + std::to_string(all.size()) +
+                       " accesses with those of its ordering constraints (at most " +
+                       std::to_string(Op::kMaxWideAccesses) + ")");
+  a.pending_ = Op(a.pending_.label, buffers_.access_lists.intern(all));
+}
+
+void Execution::order(std::vector<OrderConstraint> constraints) {
+  if (running_)
+    throw ProgramError("Execution::order: state ordering constraints when setting up the execution");
+  if (gates_ != nullptr) throw ProgramError("Execution::order called twice");
+  if (constraints.empty()) return;
+  const std::size_t n = constraints.size();
+  const ObjectId first = objects("constraint", n);
+  gates_ = std::make_unique<OrderGates>(std::move(constraints), first);
+  for (std::size_t i = 0; i < actors_.size(); ++i)
+    gates_->actor_added(static_cast<ActorId>(i), actors_[i]->name_);
 }
 
 // Serves the choose() calls of `a` (resuming it after each) and records how it finished.
@@ -530,8 +568,17 @@ Outcome Execution::run(Strategy& strategy) {
     }
     ActorSet enabled = alive_.minus(waiting_);
     (alive_ & waiting_).for_each([&](ActorId id) {
-      if (actors_[id]->enabled()) enabled.insert(id);
+      if (actors_[id]->enabled() && (gates_ == nullptr || !gates_->held(id))) enabled.insert(id);
     });
+    if (enabled.empty() && gates_ != nullptr) {
+      bool held = false;
+      alive_.for_each([&](ActorId id) { held = held || gates_->held(id); });
+      if (held) {
+        infeasible_reason_ = gates_->infeasible_message(alive_);
+        outcome = Outcome::kInfeasible;
+        break;
+      }
+    }
     if (enabled.empty()) {
       violation_ = Violation{std::string(kDeadlock), deadlock_message(alive_), step, kNoActor,
                              std::nullopt};
@@ -572,6 +619,8 @@ Outcome Execution::run(Strategy& strategy) {
     current_event_ = static_cast<std::int32_t>(step);
     a.last_event_ = current_event_;
     previous = next;
+    if (gates_ != nullptr) [[unlikely]]
+      gates_->executed(next);
     resume(a);
     if (started_ < actors_.size()) start_new_actors();
     current_event_ = -1;

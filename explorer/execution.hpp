@@ -6,6 +6,7 @@
 // so the program must be deterministic: the same decisions must give the same behaviour.
 #pragma once
 
+#include "explorer/constraints.hpp"
 #include "explorer/fiber.hpp"
 #include "explorer/strategy.hpp"
 #include "explorer/types.hpp"
@@ -305,6 +306,12 @@ class Execution {
   /// executions reached it: a "holds" verdict is only meaningful if the dangerous situation was
   /// actually explored.
   void cover(std::string_view goal);
+  /// Ordering constraints between labelled steps of named actors (explorer/constraints.hpp): a
+  /// step that must come after a step that has not run is held (not enabled) until it has; an
+  /// execution that cannot go on because of a held step ends as Outcome::kInfeasible. Call once,
+  /// from the program, after it has set up its own objects and actors (one object per
+  /// constraint, "constraint[k]", is registered here; actors spawned later are named at spawn).
+  void order(std::vector<OrderConstraint> constraints);
   /// Goals reached in this execution, each once, in the order first reached.
   const std::vector<std::string>& covered() const { return covered_; }
 
@@ -324,6 +331,8 @@ class Execution {
   Outcome run(Strategy& strategy);
   const std::optional<Violation>& violation() const { return violation_; }
   const std::string& abandon_reason() const { return abandon_reason_; }
+  /// Why the execution was infeasible under its ordering constraints (Outcome::kInfeasible).
+  const std::string& infeasible_reason() const { return infeasible_reason_; }
   /// The state dump at the end of the run (tracing only; null if none registered).
   const nlohmann::json& final_state() const { return final_state_; }
 
@@ -357,6 +366,8 @@ class Execution {
   void start_new_actors();
   void resume(Actor& a);
   void settle(Actor& a);
+  // Adds the accesses of the ordering constraints to the step `a` has just announced.
+  void gate(Actor& a);
   bool stopped() const { return violation_.has_value() || !abandon_reason_.empty(); }
   void record_stop(Actor& a);
   void record_state();  // tracing: the state dump after the step just taken
@@ -391,6 +402,9 @@ class Execution {
   std::vector<std::string> covered_;
   std::optional<Violation> violation_;
   std::string abandon_reason_;
+  std::unique_ptr<OrderGates> gates_;  // only when the program states ordering constraints
+  std::vector<Access> gate_accesses_;
+  std::string infeasible_reason_;
   // A misuse found inside an actor: its message is in abandon_reason_ (which stops the execution)
   // and run() throws it as a ProgramError.
   bool program_error_ = false;

@@ -68,6 +68,7 @@ ReplayReport Explorer::replay(const Schedule& schedule) {
   r.diverged = replay.diverged();
   r.exhausted = replay.exhausted();
   if (r.outcome == Outcome::kAbandoned) r.reason = ex.abandon_reason();
+  if (r.outcome == Outcome::kInfeasible) r.reason = ex.infeasible_reason();
   return r;
 }
 
@@ -116,6 +117,13 @@ void settle_verdict(ExplorationResult& result, const std::string& cut, const Cov
   } else if (!coverage.complete) {
     result.verdict = Verdict::kIncomplete;
     result.detail = coverage.description;
+  } else if (stats.infeasible > 0 && stats.completed == 0) {
+    // Every execution was held by the scenario's ordering constraints: nothing was checked.
+    result.verdict = Verdict::kIncomplete;
+    result.detail = "the ordering constraints are unsatisfiable: none of the " +
+                    std::to_string(stats.executions) +
+                    " executions explored could satisfy them (" +
+                    std::to_string(stats.infeasible) + " infeasible)";
   } else {
     result.verdict = Verdict::kHolds;
     result.detail = coverage.description;
@@ -203,6 +211,9 @@ bool Exploration::run(std::uint64_t executions) {
         break;
       case Outcome::kStepBound:
         ++stats.cut_by_bound;
+        break;
+      case Outcome::kInfeasible:
+        ++stats.infeasible;
         break;
       case Outcome::kViolation:
       case Outcome::kActorFailure:

@@ -4,6 +4,7 @@
 // the driver named by its "model" key, which reads its own sections and builds the program.
 #pragma once
 
+#include "explorer/constraints.hpp"
 #include "explorer/decomposition.hpp"
 #include "explorer/execution.hpp"
 #include "explorer/input_error.hpp"
@@ -48,6 +49,16 @@ class ModelDriver {
     none.refusal = "the model '" + name() + "' declares no owners to decompose by";
     none.refusal_path = "/model";
     return none;
+  }
+  /// What a scenario's ordering constraints ("constraints", explorer/constraints.hpp) are checked
+  /// against before anything runs: every actor name the scenario's program can create, every step
+  /// label it can announce (either list empty: not known, not checked; the default). Asked only
+  /// for a scenario that states constraints.
+  virtual ConstraintVocabulary constraint_vocabulary(const nlohmann::json& scenario,
+                                                     const std::string& file) const {
+    (void)scenario;
+    (void)file;
+    return {};
   }
   /// What `interleave list` shows: presets, knobs with defaults, invariants, coverage goals.
   virtual nlohmann::json catalog() const = 0;

@@ -12,6 +12,7 @@ Stats& Stats::operator+=(const Stats& o) {
   blocked += o.blocked;
   deadlocked += o.deadlocked;
   cut_by_bound += o.cut_by_bound;
+  infeasible += o.infeasible;
   failed += o.failed;
   steps += o.steps;
   max_depth = std::max(max_depth, o.max_depth);
@@ -26,6 +27,8 @@ nlohmann::json to_json(const Stats& s, bool with_timing) {
       {"executions", s.executions}, {"completed", s.completed},       {"blocked", s.blocked},
       {"deadlocked", s.deadlocked}, {"cut_by_bound", s.cut_by_bound}, {"failed", s.failed},
       {"steps", s.steps},           {"max_depth", s.max_depth},       {"violations", s.violations}};
+  // Only when there were some: scenarios without ordering constraints never have any.
+  if (s.infeasible > 0) j["infeasible"] = s.infeasible;
   if (with_timing) j["elapsed_seconds"] = s.elapsed_seconds;
   return j;
 }

@@ -16,6 +16,9 @@ struct Stats {
   std::uint64_t blocked = 0;       ///< abandoned by the strategy (e.g. sleep-set blocked)
   std::uint64_t deadlocked = 0;    ///< nothing could run while some actor was unfinished
   std::uint64_t cut_by_bound = 0;  ///< stopped by the step bound (the search is then incomplete)
+  /// could not satisfy the scenario's ordering constraints (explorer/constraints.hpp): neither a
+  /// violation nor a deadlock; shown only when some were
+  std::uint64_t infeasible = 0;
   std::uint64_t failed = 0;        ///< ended by a violation or an actor failure
   std::uint64_t steps = 0;         ///< steps executed, over all executions
   std::uint64_t max_depth = 0;     ///< most steps in one execution

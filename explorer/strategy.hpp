@@ -70,6 +70,9 @@ enum class Outcome : std::uint8_t {
   kActorFailure,  ///< an exception or failed assertion inside an actor
   kStepBound,     ///< the step bound cut the execution (makes the verdict incomplete)
   kAbandoned,     ///< the strategy stopped it (sleep-set blocked, replay ended or diverged)
+  /// nothing enabled while a step is held by an ordering constraint (explorer/constraints.hpp):
+  /// the execution cannot satisfy the constraints; neither a deadlock nor a violation
+  kInfeasible,
 };
 
 std::string_view to_string(Outcome o);

@@ -68,14 +68,15 @@ json stats_to_json(const Stats& s) {
 }
 
 Stats stats_from_json(const JsonReader& r) {
-  r.expect_keys({"executions", "completed", "blocked", "deadlocked", "cut_by_bound", "failed",
-                 "steps", "max_depth", "violations", "elapsed_seconds"});
+  r.expect_keys({"executions", "completed", "blocked", "deadlocked", "cut_by_bound", "infeasible",
+                 "failed", "steps", "max_depth", "violations", "elapsed_seconds"});
   Stats s;
   s.executions = r.at("executions").as_uint(0, kMaxCount);
   s.completed = r.at("completed").as_uint(0, kMaxCount);
   s.blocked = r.at("blocked").as_uint(0, kMaxCount);
   s.deadlocked = r.at("deadlocked").as_uint(0, kMaxCount);
   s.cut_by_bound = r.at("cut_by_bound").as_uint(0, kMaxCount);
+  s.infeasible = r.uint_or("infeasible", 0, 0, kMaxCount);
   s.failed = r.at("failed").as_uint(0, kMaxCount);
   s.steps = r.at("steps").as_uint(0, kMaxCount);
   s.max_depth = r.at("max_depth").as_uint(0, kMaxCount);

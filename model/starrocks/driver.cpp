@@ -5,6 +5,7 @@
 #include "model/starrocks/decomposition.hpp"
 #include "model/starrocks/program.hpp"
 #include "model/starrocks/scenario.hpp"
+#include "model/starrocks/spawn_plan.hpp"
 
 namespace interleave::model {
 
@@ -26,6 +27,12 @@ class StarRocksTempTablesDriver final : public ModelDriver {
   DecompositionOffer decompose(const nlohmann::json& scenario,
                                const std::string& file) const override {
     return decompose_by_owners(parse_world(scenario, file));
+  }
+  ConstraintVocabulary constraint_vocabulary(const nlohmann::json& scenario,
+                                             const std::string& file) const override {
+    ConstraintVocabulary v;
+    v.actors = SpawnPlan(parse_world(scenario, file)).names();
+    return v;
   }
   nlohmann::json catalog() const override { return model_catalog(); }
 };

@@ -53,6 +53,16 @@ const std::string& SpawnPlan::tablet_sink(int t, int attempt, int level, int cn)
       static_cast<std::size_t>(((attempt - 1) * s.inserts + level) * s.compute_nodes + cn));
 }
 
+std::vector<std::string> SpawnPlan::names() const {
+  std::vector<std::string> out;
+  for (const PlannedActor& a : top_level_)
+    out.push_back(a.name);
+  out.insert(out.end(), task_runs_.begin(), task_runs_.end());
+  for (const RunSinks& s : sink_names_)
+    out.insert(out.end(), s.names.begin(), s.names.end());
+  return out;
+}
+
 std::size_t actor_bound(const WorldConfig& config) {
   return SpawnPlan(config).actor_bound();
 }

@@ -40,6 +40,8 @@ class SpawnPlan {
   /// `level` (0: the anchor E3, i: iteration E4.i) on CN `cn` (tablet_sink.cpp).
   const std::string& tablet_sink(int t, int attempt, int level, int cn) const;
 
+  /// The name of every actor above, top-level ones first (what ordering constraints may name).
+  std::vector<std::string> names() const;
   /// Every actor above: the most one execution can create.
   std::size_t actor_bound() const { return top_level_.size() + task_runs_.size() + sinks_; }
 

@@ -33,8 +33,9 @@ struct ShardPart {
 
 // The numeric counters of a summary's "stats" (added up), and max_depth (the largest).
 void add_stats(json& total, const JsonReader& stats) {
-  stats.expect_keys({"executions", "completed", "blocked", "deadlocked", "cut_by_bound", "failed",
-                     "steps", "max_depth", "violations", "elapsed_seconds"});
+  stats.expect_keys({"executions", "completed", "blocked", "deadlocked", "cut_by_bound",
+                     "infeasible", "failed", "steps", "max_depth", "violations",
+                     "elapsed_seconds"});
   for (const auto& [key, value] : stats.json().items()) {
     const JsonReader v = stats.at(key);
     if (key == "violations") {

@@ -12,8 +12,8 @@ using nlohmann::json;
 namespace {
 
 // Envelope keys, in documentation order. "$schema" lets editors find scenario.schema.json.
-const std::vector<std::string> kEnvelopeKeys = {"$schema", "name",        "description",
-                                                "model",   "exploration", "expect"};
+const std::vector<std::string> kEnvelopeKeys = {"$schema",     "name",   "description", "model",
+                                                "exploration", "expect", "constraints"};
 const std::vector<std::string> kVerdicts = {"holds", "violation", "incomplete"};
 
 std::string quoted_list(const std::vector<std::string>& items) {
@@ -147,6 +147,28 @@ Scenario parse_scenario(const json& document, const std::string& file,
   s.instance = driver->instantiate(document, file);
   if (!s.instance.program) root.fail("internal: model '" + model_name + "' built no program");
   s.decompose = [driver, document, file] { return driver->decompose(document, file); };
+
+  // Ordering constraints: checked before any work, then stated to every execution by the program
+  // itself (so that exploration, replay and minimisation all run under them).
+  if (auto constraints = root.find("constraints")) {
+    std::vector<OrderConstraint> order =
+        order_constraints_from_json(*constraints, driver->constraint_vocabulary(document, file));
+    if (!order.empty()) {
+      s.instance.program = [inner = std::move(s.instance.program),
+                            order = std::move(order)](Execution& e) {
+        inner(e);
+        e.order(order);
+      };
+      s.decompose = [] {
+        DecompositionOffer none;
+        none.refusal =
+            "a scenario with ordering constraints is not decomposed (a constraint may order the "
+            "steps of actors of different owners)";
+        none.refusal_path = "/constraints";
+        return none;
+      };
+    }
+  }
 
   if (auto expect = root.find("expect"))
     s.expect = expectation_from_json(*expect, s.exploration, s.instance);

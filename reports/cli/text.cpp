@@ -132,8 +132,14 @@ std::string format_states(const reports::TraceDocument& doc) {
 }
 
 std::string describe_search(const ExplorationResult& r) {
-  return plural(r.stats.executions, "execution") + ", " + plural(r.stats.steps, "step") + "; " +
-         r.detail;
+  // Infeasible executions (held by the scenario's ordering constraints) are named only when some
+  // were: scenarios without constraints never have any.
+  const std::string infeasible =
+      r.stats.infeasible == 0
+          ? std::string()
+          : " (" + std::to_string(r.stats.infeasible) + " infeasible under the constraints)";
+  return plural(r.stats.executions, "execution") + infeasible + ", " +
+         plural(r.stats.steps, "step") + "; " + r.detail;
 }
 
 std::string format_coverage(const ExplorationResult& result, const std::vector<std::string>& goals,

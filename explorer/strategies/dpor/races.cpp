@@ -152,9 +152,12 @@ void Races::end_execution(SearchState& s, const ExecutionRecord& record) {
   // (The pointers of the last scheduling point still name each actor's announced operation.)
   const bool cut = record.outcome == Outcome::kViolation ||
                    record.outcome == Outcome::kActorFailure ||
-                   record.outcome == Outcome::kDeadlock || record.outcome == Outcome::kStepBound;
+                   record.outcome == Outcome::kDeadlock || record.outcome == Outcome::kStepBound ||
+                   record.outcome == Outcome::kInfeasible;
   if (!cut) return;
-  if (record.outcome != Outcome::kDeadlock) s.cut_seen = true;
+  // (An infeasible execution ends as a deadlock does: nothing enabled.)
+  if (record.outcome != Outcome::kDeadlock && record.outcome != Outcome::kInfeasible)
+    s.cut_seen = true;
   const auto end = static_cast<std::uint32_t>(s.events.size());
   // A violation stops the execution: the steps other actors would have taken after it never run,
   // so their races with the violating step's past would go unnoticed. The stop depends on every
