@@ -35,9 +35,10 @@ void journal_replayer(Actor& a, World& w, int fe);
 // ---- the leader's temporary-table operations (metadata_mgr.cpp) ----
 
 /// CREATE TEMPORARY TABLE's catalog step (E2 of a staging table, `name` empty; U3 of a client's):
-/// the CN shards, CAT.add, CreateTableInfo journaled. Returns the table's id.
+/// the CN shards, CAT.add, CreateTableInfo journaled. Returns the table's id. `group` is the
+/// recursive CTE (1, 2, ...) a staging table is for.
 int create_table(Actor& a, World& w, Label label, const std::string& session,
-                 const std::string& name, int session_fe);
+                 const std::string& name, int session_fe, int group = 1);
 /// TemporaryTableMgr.addTemporaryTable of `table` to `session`: E2a computeIfAbsent, E2b the
 /// unlocked get, E2c addTable (or one step E2a-E2c with the atomic policy).
 void add_temporary_table(Actor& a, World& w, const std::string& session, int table, int session_fe);

@@ -32,22 +32,27 @@ struct TableInfo {
   int id = 0;
   std::string name;
   std::string session;
-  std::string key;           // its CAT object's key (Catalog::table_key)
-  int drop_infos = 0;        // DropInfo entries journaled for it
-  std::size_t e2a_step = 0;  // step of the E2a that made its session's entry (true time)
+  std::string key;               // its CAT object's key (Catalog::table_key)
+  int drop_infos = 0;            // DropInfo entries journaled for it
+  std::size_t e2a_step = 0;      // step of the E2a that made its session's entry (true time)
+  std::size_t own_e2a_step = 0;  // step of this table's own E2a (later than e2a_step for a
+                                 // session's later tables: createTime stays the first's)
 };
 
 class Catalog {
  public:
-  /// The table's key: its session for a staging table (one per attempt), its name for a client's.
-  static std::string table_key(const std::string& session, const std::string& name) {
-    return name.empty() ? session : name;
+  /// The table's key: its session for a staging table (one per attempt; "<session>/<g>" for the
+  /// g-th recursive CTE's, g > 1), its name for a client's.
+  static std::string table_key(const std::string& session, const std::string& name, int group = 1) {
+    if (!name.empty()) return name;
+    return group == 1 ? session : session + "/" + std::to_string(group);
   }
 
-  /// Registers CAT[session], the staging table of a TaskRun attempt. Its id follows the staging
-  /// tables declared before it (table ids: docs/model.md, "Table ids").
-  void declare_staging_table(Execution& ex, const std::string& session) {
-    declare(ex, session, session, kFirstTableId + kTableIdStride * staging_tables_++);
+  /// Registers CAT[session] (or CAT[session/g]), the g-th staging table of a TaskRun attempt. Its
+  /// id follows the staging tables declared before it (table ids: docs/model.md, "Table ids").
+  void declare_staging_table(Execution& ex, const std::string& session, int group = 1) {
+    declare(ex, session, table_key(session, "", group),
+            kFirstTableId + kTableIdStride * staging_tables_++);
   }
   /// Registers CAT[name], a table of client session `session`.
   void declare_client_table(Execution& ex, const std::string& session, const std::string& name) {
@@ -74,8 +79,8 @@ class Catalog {
   /// CAT.add of session `session`'s table `name` ("" for a staging table, named
   /// "hierarchy_<millis>" as a recursive CTE's is): its TableInfo. The id is fixed by the
   /// declaration.
-  TableInfo& add(const std::string& session, const std::string& name) {
-    const std::string key = table_key(session, name);
+  TableInfo& add(const std::string& session, const std::string& name, int group = 1) {
+    const std::string key = table_key(session, name, group);
     const int id = table_id_.at(key);
     TableInfo info;
     info.id = id;
@@ -95,6 +100,8 @@ class Catalog {
     if (it == table_id_.end() || present_.count(it->second) == 0) return std::nullopt;
     return it->second;
   }
+  /// Whether the table was created in this execution (it has a TableInfo).
+  bool created(int table) const { return tables_.count(table) != 0; }
   /// The tables in CAT, by id.
   const std::set<int>& present() const { return present_; }
   TableInfo& info(int table) { return tables_.at(table); }

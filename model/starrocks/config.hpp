@@ -50,6 +50,15 @@ struct TaskRunConfig {
   int retries = 0;  ///< further attempts after a failed one (each from E1, new session id)
   KillMode kill = KillMode::kNone;  ///< a KILL / timeout (K) may hit the run in RUN, and how
   TabletRows tablet_rows = TabletRows::kExplore;
+  /// The session variable recursive_cte_finalize_temporal_table: false skips the finalize (E6)
+  /// altogether, so the staging tables outlive the run (RecursiveCTEExecutor.finalizeRecursiveCTE).
+  bool finalize_temporal_table = true;
+  /// Recursive CTEs in the statement: one staging table each (E2..E4 per table, in order), all
+  /// in the attempt's one session, whose createTime is fixed at the first table's E2a.
+  int staging_tables = 1;
+  /// The iteration (1..iterations) whose insert adds no rows: the recursion of each staging table
+  /// stops after it (affected rows <= 0); 0 = every iteration adds rows.
+  int empty_iteration = 0;
 };
 
 /// When a client session began: in the scenario (its actor runs U1..U3), or before the first

@@ -87,7 +87,9 @@ DecompositionOffer decompose_by_owners(const WorldConfig& config) {
   for (const TaskRunConfig& t : config.actors.task_runs) {
     (*owner_of)[t.name] = t.name;
     for (int k = 1; k <= 1 + t.retries; ++k)
-      (*owner_of)[task_run_session(t.name, k)] = t.name;
+      for (int g = 1; g <= t.staging_tables; ++g)  // Catalog::table_key of each staging table
+        (*owner_of)[task_run_session(t.name, k) + (g == 1 ? "" : "/" + std::to_string(g))] =
+            t.name;
     WorldConfig slice = config;
     slice.actors.task_runs = {t};
     slice.actors.clients.clear();
@@ -99,6 +101,12 @@ DecompositionOffer decompose_by_owners(const WorldConfig& config) {
                        {"retries", t.retries},
                        {"kill", kill_kind(t.kill)},
                        {"tablet_rows", rows_text(t.tablet_rows)}}}};
+    // The recursive-CTE knobs (issue 14 point 2), only when not at their defaults: the kinds of
+    // the worlds that do not use them stay as they were.
+    if (!t.finalize_temporal_table)
+      kind["owner"]["task_run"]["finalize_temporal_table"] = false;
+    if (t.staging_tables != 1) kind["owner"]["task_run"]["staging_tables"] = t.staging_tables;
+    if (t.empty_iteration != 0) kind["owner"]["task_run"]["empty_iteration"] = t.empty_iteration;
     std::string text = std::string(t.sync ? "sync" : "async") + " TaskRun, " +
                        plural(t.iterations, "iteration", "iterations");
     if (t.retries > 0) text += ", " + plural(t.retries, "retry", "retries");

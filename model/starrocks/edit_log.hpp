@@ -1,5 +1,5 @@
 // J: StarRocks' edit log (the journal). The leader appends CreateTableInfo (E2, U3), DropInfo
-// (D2, E6) and TaskRunState (S2b, S1) entries; each follower replays it in order. Only a
+// (D2, E6b) and TaskRunState (S2b, S1) entries; each follower replays it in order. Only a
 // follower's replayer reads J, and of what it applies only its own clients' sessions are observed,
 // so J is declared per follower, J[f]: the entries of the sessions of f's clients, in journal
 // order. The other appends are read by no step and are not declared (docs/model.md, "Journal").

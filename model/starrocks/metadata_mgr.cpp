@@ -20,13 +20,13 @@
 namespace interleave::model {
 
 int create_table(Actor& a, World& w, Label label, const std::string& session,
-                 const std::string& name, int session_fe) {
-  Op op(label, {w.cat.update_table(Catalog::table_key(session, name))});
+                 const std::string& name, int session_fe, int group) {
+  Op op(label, {w.cat.update_table(Catalog::table_key(session, name, group))});
   w.journal.add_append(op, session);
   // A staging table: its owner's progress (staged) is observed through progress(t).
   if (name.empty()) add(op, w.scheduler.update_progress(w.owners.at(session).index));
   a.step(op);
-  const TableInfo& info = w.cat.add(session, name);
+  const TableInfo& info = w.cat.add(session, name, group);
   const int id = info.id;
   w.journal.append(JournalKind::kCreateTable, id, session);
   World::note(a, [&] {
@@ -75,6 +75,7 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
       });
     }
     info.e2a_step = w.ttm.entry(*e).created_step;
+    info.own_e2a_step = w.now_step();
     return *e;
   };
   if (pol.add_temporary_table == AddTemporaryTable::kAtomic) {
@@ -178,6 +179,10 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
         if (o.kind == Owner::Kind::kTaskRun && w.scheduler.task(o.index).killed && !o.finalized)
           a.cover(goal::kKilledRunTableDropped);
         if (info.e2a_step > pass_start) a.cover(goal::kDroppedTableCreatedAfterStart);
+        // TemporaryTableMgr keeps the createTime of the session's first table: a later table of
+        // the session, created after this pass's C1, is not protected by the guard.
+        if (info.e2a_step <= pass_start && info.own_e2a_step > pass_start)
+          a.cover(goal::kLaterTableUnguarded);
       }
     }
     a.step("D3", {w.ttm.read_row(session), w.ttm.update_tables(session)});

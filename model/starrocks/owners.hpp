@@ -18,7 +18,7 @@ struct Owner {
   int attempt = 0;  // task runs: 1, 2, ...
   bool live = false;
   bool staged = false;     // task run: its E2 created the staging table
-  bool finalized = false;  // task run: its E6 ran
+  bool finalized = false;  // task run: its finalize began (E6a)
 };
 
 class Owners {

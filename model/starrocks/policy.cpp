@@ -19,6 +19,8 @@ constexpr std::string_view kSchedulerJava =
     "fe/fe-core/src/main/java/com/starrocks/scheduler/TaskRunScheduler.java";
 constexpr std::string_view kMetadataMgrJava =
     "fe/fe-core/src/main/java/com/starrocks/server/MetadataMgr.java";
+constexpr std::string_view kRecursiveCteJava =
+    "fe/fe-core/src/main/java/com/starrocks/qe/recursivecte/RecursiveCTEExecutor.java";
 
 // The commits of StarRocks/starrocks the knobs and presets were read at (docs/model.md, "Sources").
 // The cleaner before PR 55353: no createTime guard.
@@ -31,6 +33,8 @@ constexpr std::string_view kManagerCommit = "6b3e681e4dc5d2bb8839d71bcf42ff5d919
 constexpr std::string_view kSchedulerCommit = "30e66086198e0e1b59e0b5e0623d1d19fd8e1231";
 // MetadataMgr.cleanTemporaryTables: the catalog drop in a try whose catch only logs.
 constexpr std::string_view kMetadataMgrCommit = "0066149594d9b7381620cf70dc3ecd61b6d5824b";
+// RecursiveCTEExecutor that throws on a failed start or iteration statement (error checked first).
+constexpr std::string_view kRecursiveCteThrows = "1ae8b196c4fe4282ef2f0e449b9170adee17dd41";
 
 template <class E>
 using EnumValues = std::vector<std::pair<std::string, E>>;
@@ -188,6 +192,20 @@ std::vector<Knob> make_knobs() {
        "DdlException of Database.dropTemporaryTable is the missing-table error IF EXISTS skips, "
        "so its catch never runs; may_fail is that catch taken: the table stays in CAT and in the "
        "entry, and removeTemporaryTables still drops the session (a table no manager tracks)"}));
+  v.push_back(enum_knob<RecursiveCteErrors>(
+      "recursive_cte_errors", &Policy::recursive_cte_errors,
+      {{"throw", RecursiveCteErrors::kThrow},
+       {"warn_and_continue", RecursiveCteErrors::kWarnAndContinue}},
+      "how prepareRecursiveCTE treats a failed statement: throw (the attempt fails before the "
+      "outer statement), or warn and go on (the outer statement still runs; an iteration's "
+      "affected rows are checked before its error)",
+      {kRecursiveCteJava, kRecursiveCteThrows, json::array(),
+       "throw: a failed start statement or iteration throws 'Error occurred during executing "
+       "recursive CTE start statement: ...' or '... recursive statement at iteration <i>: ...', "
+       "the error checked before the affected rows (at 1ae8b196); warn_and_continue is the "
+       "version at 8872747f: the start statement's error is only logged and prepare returns, the "
+       "outer statement is planned and run and its QueryState is the run's result, and an "
+       "iteration breaks on affected rows <= 0 before it looks at the error"}));
   return v;
 }
 

@@ -37,6 +37,12 @@ enum class CreateTimeClock : std::uint8_t { kLeader, kSessionFrontend };
 /// EXISTS and FORCE it has no DdlException to throw), or it may throw one, which the loop catches
 /// and logs before it still removes the session (D4).
 enum class CatalogDrop : std::uint8_t { kSucceeds, kMayFail };
+/// How RecursiveCTEExecutor.prepareRecursiveCTE treats a failed statement: it throws (the start
+/// statement's or an iteration's error ends the attempt before the outer statement), or it warns
+/// and goes on (a failed start statement is logged and the outer statement still runs; an
+/// iteration's affected rows are checked before its error, so a failed iteration, which adds no
+/// rows, ends the recursion silently).
+enum class RecursiveCteErrors : std::uint8_t { kThrow, kWarnAndContinue };
 
 /// The liveness sources of a cleaner pass (the union is the "alive" set).
 struct Liveness {
@@ -57,6 +63,7 @@ struct Policy {
   AddTemporaryTable add_temporary_table = AddTemporaryTable::kCheckThenAct;
   CreateTimeClock create_time_clock = CreateTimeClock::kLeader;
   CatalogDrop catalog_drop = CatalogDrop::kSucceeds;
+  RecursiveCteErrors recursive_cte_errors = RecursiveCteErrors::kThrow;
   friend bool operator==(const Policy&, const Policy&) = default;
 
   /// Whether a pass takes C3 at all (some task-run liveness source is on).

@@ -89,7 +89,7 @@ inline constexpr Fact kDeadlockFact{kDeadlock, FactKind::kEngine,
                                     "by the engine"};
 inline constexpr Fact kActorFailureFact{
     kActorFailure, FactKind::kEngine, "an internal check of the model failed (engine)",
-    "by the engine; the model's own check: at most one DropInfo per table (D2, E6)"};
+    "by the engine; the model's own check: at most one DropInfo per table (D2, E6b)"};
 
 /// Coverage goals (Execution::cover): the situations a "holds" verdict must have explored.
 namespace goal {
@@ -127,9 +127,9 @@ inline constexpr Fact kListSessionsFailed{"list_sessions_failed", FactKind::kGoa
 inline constexpr Fact kKilledRunTableDropped{
     "killed_run_table_dropped", FactKind::kGoal,
     "the cleaner dropped the staging table of a killed run before its E6", "at the cleaner's D2"};
-inline constexpr Fact kFinalizeNoop{"finalize_noop", FactKind::kGoal,
-                                    "E6 found the staging table already dropped",
-                                    "at E6 (DROP TEMPORARY TABLE IF EXISTS: a no-op)"};
+inline constexpr Fact kFinalizeNoop{
+    "finalize_noop", FactKind::kGoal, "E6a or E6b found the staging table already gone",
+    "at E6a (not in the entry) or E6b (not in CAT): DROP TEMPORARY TABLE IF EXISTS does nothing"};
 inline constexpr Fact kFollowerOmittedSession{
     "follower_omitted_session", FactKind::kGoal,
     "a follower answered listSessions before replaying a CreateTableInfo of its session",
@@ -138,6 +138,17 @@ inline constexpr Fact kCatalogDropFailed{
     "catalog_drop_failed", FactKind::kGoal,
     "a catalog drop of cleanTemporaryTables threw: logged, the table left in CAT and in the entry",
     "at D2, with catalog_drop = may_fail (an explored choice while the table is in CAT)"};
+inline constexpr Fact kLaterTableUnguarded{
+    "later_table_unguarded", FactKind::kGoal,
+    "a pass dropped a table created after its C1 in a session whose entry (and createTime) came "
+    "from an earlier table: the createTime guard does not protect a session's later tables",
+    "at the cleaner's D2 (true time: the table's own E2a after C1, its session's first E2a "
+    "before)"};
+inline constexpr Fact kFinalizeSkipped{
+    "finalize_skipped", FactKind::kGoal,
+    "a TaskRun attempt ended without its finalize drop (recursive_cte_finalize_temporal_table "
+    "false): its staging tables stay for the cleaner",
+    "at the run's E7, with finalize_temporal_table false"};
 inline constexpr Fact kSweepPassCompleted{"sweep_pass_completed", FactKind::kGoal,
                                           "the sweep pass ran after every owner had ended",
                                           "at the end of the sweep pass"};
@@ -150,7 +161,7 @@ inline constexpr Fact kDeadSessionCleaned{
 
 /// Every fact, properties first: the order of invariant_names(), coverage_goal_names(), `list`
 /// and the docs tables.
-inline constexpr std::array<const Fact*, 23> kFacts = {&inv::kLiveOwnerTableDropped,
+inline constexpr std::array<const Fact*, 25> kFacts = {&inv::kLiveOwnerTableDropped,
                                                        &inv::kSinkTableNotFound,
                                                        &inv::kManagerNullPointer,
                                                        &inv::kUntrackedTempTable,
@@ -171,6 +182,8 @@ inline constexpr std::array<const Fact*, 23> kFacts = {&inv::kLiveOwnerTableDrop
                                                        &goal::kFinalizeNoop,
                                                        &goal::kFollowerOmittedSession,
                                                        &goal::kCatalogDropFailed,
+&goal::kLaterTableUnguarded,
+                                                       &goal::kFinalizeSkipped,
                                                        &goal::kSweepPassCompleted,
                                                        &goal::kDeadSessionCleaned};
 /// The properties checked when an execution ends, in the order they are checked (the first that

@@ -82,8 +82,8 @@ ClusterConfig parse_cluster(const JsonReader& r) {
 }
 
 TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
-  r.expect_keys(
-      {"name", "sync", "iterations", "recursive_cte_max_depth", "retries", "kill", "tablet_rows"});
+  r.expect_keys({"name", "sync", "iterations", "recursive_cte_max_depth", "retries", "kill",
+                 "tablet_rows", "finalize_temporal_table", "staging_tables", "empty_iteration"});
   TaskRunConfig t;
   t.name = r.has("name") ? read_name(r.at("name")) : "t" + std::to_string(index + 1);
   t.sync = r.bool_or("sync", false);
@@ -110,6 +110,14 @@ TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
   t.tablet_rows = rows == "some"   ? TabletRows::kSome
                   : rows == "none" ? TabletRows::kNone
                                    : TabletRows::kExplore;
+  t.finalize_temporal_table = r.bool_or("finalize_temporal_table", true);
+  t.staging_tables = static_cast<int>(r.int_or("staging_tables", 1, 1, 3));
+  t.empty_iteration = static_cast<int>(r.int_or("empty_iteration", 0, 0, 24));
+  if (t.empty_iteration > t.iterations)
+    r.at("empty_iteration")
+        .fail("iteration " + std::to_string(t.empty_iteration) +
+              " cannot add no rows: the run has " + std::to_string(t.iterations) +
+              " iteration inserts (/actors/task_runs/" + std::to_string(index) + "/iterations)");
   return t;
 }
 

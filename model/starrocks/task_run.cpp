@@ -3,17 +3,24 @@
 // - The executor, per attempt: E1 runCtx := a new ConnectContext (a fresh session id, registered in
 //   no CS_f); E2 create the staging table, then addTemporaryTable E2a..E2c (metadata_mgr.cpp);
 //   E3 the anchor insert and E4 up to recursive_cte_max_depth - 1 iteration inserts, each planned
-//   against TTM_L and CAT and sunk by one tablet sink per CN (tablet_sink.cpp); E5 the outer
-//   statement; E6 (finally) DROP TEMPORARY TABLE IF EXISTS of the staging table. A failed attempt
+//   against TTM_L and CAT and sunk by one tablet sink per CN (tablet_sink.cpp); E2..E4 once per
+//   recursive CTE (staging_tables), in the one session; an iteration that adds no rows ends that
+//   CTE's recursion; E5 the outer statement; E6a..E6c (finally) DROP TEMPORARY TABLE IF EXISTS
+//   ... FORCE of each staging table (E6a resolve in TTM_L, E6b drop from CAT, E6c remove from
+//   TTM_L), unless finalize_temporal_table is false. A failed start statement or iteration
+//   ends the attempt (recursive_cte_errors: throw) or, with warn_and_continue, is logged (a failed
+//   iteration not even that) and the outer statement still runs and decides. A failed attempt
 //   is retried from E1 with a new session id, a killed one too (the retry loop does not look at
 //   the kill mark); then E7 sets the final state and completes the future. A killed attempt stops
 //   at its next statement; a retry after the kill has a new runCtx and runs (its owner counts as
 //   ended: the run's future was already completed by the kill).
 // - The sync caller (EXECUTE TASK ... sync): Y1 submit into PEND, Y2 SYNC.put, Y3 wait on the
 //   future, Y4 SYNC.remove.
-// Promises: at most one DropInfo per table (E6 drops only what is still in CAT and tracked); the
+// Promises: at most one DropInfo per table (E6b drops only what is still in CAT); the
 // owner of an attempt is live from its E1 until E7 or the next attempt's E1, unless killed.
 #include "model/starrocks/actors.hpp"
+
+#include <vector>
 
 namespace interleave::model {
 
@@ -22,7 +29,7 @@ namespace {
 // One INSERT into the staging table (E3 anchor, E4 iteration `level`): plan it, let a tablet sink
 // on each CN write and finish, wait for their reports. False (with `error`) if it failed.
 bool insert(Actor& a, World& w, int t, int attempt, const std::string& session, int table,
-            Label label, int level, std::string& error) {
+            Label label, int group, int level, std::string& error) {
   TaskRunScheduler& sched = w.scheduler;
   TaskRun& tr = sched.task(t);
   a.step(label, {sched.read_runctx(t), w.ttm.read_row(session), w.ttm.read_tables(session),
@@ -47,7 +54,8 @@ bool insert(Actor& a, World& w, int t, int attempt, const std::string& session, 
   tr.failure.clear();
   const int cns = w.cfg.cluster.compute_nodes;
   for (int cn = 0; cn < cns; ++cn) {
-    const std::string& sink = w.plan.tablet_sink(t, attempt, level, cn);
+    const std::string& sink =
+        w.plan.tablet_sink(t, attempt, (group - 1) * (1 + w.task_cfg(t).iterations) + level, cn);
     a.spawn(sink, [&w, t, table, cn, txn, &sink](Actor& s) {
       tablet_sink(s, w, t, table, cn, txn, sink);
     });
@@ -77,6 +85,7 @@ void task_run(Actor& a, World& w, int t) {
   TaskRun& tr = sched.task(t);
   std::string error;
   bool ok = false;
+  bool finalize_skipped = false;
   for (int attempt = 1; attempt <= 1 + tc.retries; ++attempt) {
     a.step("E1", {sched.write_runctx(t)});
     if (!tr.session.empty()) w.owners.at(tr.session).live = false;
@@ -94,64 +103,149 @@ void task_run(Actor& a, World& w, int t) {
              ": runCtx := new ConnectContext, session " + session;
     });
 
-    const int table = create_table(a, w, "E2", session, "", 0);
-    w.owners.at(session).staged = true;
-    add_temporary_table(a, w, session, table, 0);
-
+    // prepareRecursiveCTE: per recursive CTE, its staging table (E2, E2a..E2c), the start
+    // statement (E3) and the iterations (E4); all the tables are the one session's.
+    const bool warn = w.cfg.policy.recursive_cte_errors == RecursiveCteErrors::kWarnAndContinue;
+    std::vector<int> tables;
     error.clear();
-    ok = insert(a, w, t, attempt, session, table, "E3", 0, error);
-    if (!ok) error = "Error occurred during executing recursive CTE start statement: " + error;
-    for (int i = 1; ok && i <= tc.iterations; ++i) {
-      ok = insert(a, w, t, attempt, session, table, "E4", i, error);
-      if (!ok)
-        error = "Error occurred during executing recursive CTE iteration " + std::to_string(i) +
-                ": " + error;
+    ok = true;
+    tr.iterations_run = 0;
+    tr.iteration_failed = 0;
+    tr.outer_ran = false;
+    for (int g = 1; ok && g <= tc.staging_tables; ++g) {
+      const int table = create_table(a, w, "E2", session, "", 0, g);
+      w.owners.at(session).staged = true;
+      add_temporary_table(a, w, session, table, 0);
+      tables.push_back(table);
+      std::string e;
+      if (!insert(a, w, t, attempt, session, table, "E3", g, 0, e)) {
+        const std::string msg =
+            "Error occurred during executing recursive CTE start statement: " + e;
+        if (!warn) {
+          ok = false;
+          error = msg;
+          break;
+        }
+        // Logged only; prepareRecursiveCTE returns: the later CTEs get no table, and the outer
+        // statement is planned and run.
+        World::note(a,
+                    [&] { return "WARN " + msg + " (prepare returns, the outer statement runs)"; });
+        break;
+      }
+      for (int i = 1; i <= tc.iterations; ++i) {
+        ++tr.iterations_run;
+        const bool loaded = insert(a, w, t, attempt, session, table, "E4", g, i, e);
+        if (!loaded && tr.iteration_failed == 0) tr.iteration_failed = i;
+        const bool no_rows = !loaded || i == tc.empty_iteration;  // a failed load adds no rows
+        if (!warn && !loaded) {
+          ok = false;
+          error =
+              "Error occurred during executing recursive CTE recursive statement at iteration " +
+              std::to_string(i) + ": " + e;
+          break;
+        }
+        if (no_rows) {
+          // affected rows <= 0: the recursion of this CTE stops (the next CTE, if any, goes on).
+          // warn_and_continue looks at the rows before the error, so a failed iteration ends here
+          // silently (its error is never logged).
+          World::note(a, [&] {
+            return "iteration " + std::to_string(i) +
+                   " affected 0 rows: no more rows inserted, the recursion stops" +
+                   (loaded ? std::string() : " (its error is not looked at: " + e + ")");
+          });
+          break;
+        }
+      }
     }
     if (ok) {
-      a.step("E5", {sched.read_runctx(t), w.ttm.read_row(session), w.ttm.read_tables(session),
-                    w.cat.read_table(table)});
+      // The outer statement; its QueryState is the statement's (the run's) result.
+      Op e5("E5", {sched.read_runctx(t), w.ttm.read_row(session), w.ttm.read_tables(session)});
+      for (int table : tables)
+        add(e5, w.cat.read_table(table));
+      a.step(e5);
+      tr.outer_ran = true;
       const TtmEntry* e = w.ttm.get(session);
       if (tr.killed_attempt == attempt) {
         ok = false;
         error = "the task run was killed";
-      } else if (e == nullptr || e->tables.count(table) == 0 || !w.cat.contains(table)) {
-        ok = false;
-        error = "Unknown table '" + w.cat.info(table).name + "'";
+      } else {
+        for (int table : tables)
+          if (e == nullptr || e->tables.count(table) == 0 || !w.cat.contains(table)) {
+            ok = false;
+            error = "Unknown table '" + w.cat.info(table).name + "'";
+            break;
+          }
       }
       World::note(a, [&] {
-        return ok ? "INSERT OVERWRITE target SELECT ... FROM " + w.cat.info(table).name + ": done"
+        return ok ? "INSERT OVERWRITE target SELECT ... FROM " + w.cat.info(tables.front()).name +
+                        ": done"
                   : "outer statement failed: " + error;
       });
     }
 
-    // finalized is observed through progress(t) (the coverage goals of C3 and C4).
-    Op e6("E6", {w.ttm.read_row(session), w.ttm.update_tables(session), w.cat.update_table(table),
-                 sched.update_progress(t)});
-    w.journal.add_append(e6, session);
-    a.step(e6);
-    w.owners.at(session).finalized = true;
-    TtmEntry* e = w.ttm.get(session);
-    const bool tracked = e != nullptr && e->tables.count(table) != 0;
-    if (!tracked || !w.cat.contains(table)) a.cover(goal::kFinalizeNoop);
-    const bool dropped = tracked && w.cat.contains(table);
-    if (dropped) {
-      w.cat.drop(table);
-      w.journal.append(JournalKind::kDropTable, table, session);
-      if (++w.cat.info(table).drop_infos > 1)
-        a.fail("two DropInfo journaled for " + w.table_text(table));
+    // finalizeRecursiveCTE: skipped when recursive_cte_finalize_temporal_table is false.
+    if (!tc.finalize_temporal_table) finalize_skipped = true;
+    for (std::size_t k = 0; tc.finalize_temporal_table && k < tables.size(); ++k) {
+      const int table = tables[k];
+      const std::string& name = w.cat.info(table).name;
+      // DROP TEMPORARY TABLE IF EXISTS ... FORCE: MetadataMgr.dropTemporaryTable in three steps.
+      // E6a resolves the name in the session's entry (TemporaryTableMgr.getTable). finalized is
+      // observed through progress(t) (the coverage goals of C3 and C4).
+      a.step("E6a",
+             {w.ttm.read_row(session), w.ttm.read_tables(session), sched.update_progress(t)});
+      w.owners.at(session).finalized = true;
+      const TtmEntry* resolved = w.ttm.get(session);
+      if (resolved == nullptr || resolved->tables.count(table) == 0) {
+        a.cover(goal::kFinalizeNoop);
+        World::note(a, [&] {
+          return "drop temporary table[db" + std::to_string(kDbId) + "." + name +
+                 "] which doesn't exist in session[" + session + "] (IF EXISTS: nothing to do)";
+        });
+        continue;
+      }
+      World::note(a, [&] {
+        return "DROP TEMPORARY TABLE IF EXISTS " + name +
+               " FORCE: the session's entry has table id " + std::to_string(table);
+      });
+      // E6b: the catalog drop (Database.dropTemporaryTable with IF EXISTS and FORCE): a table
+      // already gone from CAT is skipped without an error.
+      Op e6b("E6b", {w.cat.update_table(table)});
+      w.journal.add_append(e6b, session);
+      a.step(e6b);
+      const bool dropped = w.cat.contains(table);
+      if (dropped) {
+        w.cat.drop(table);
+        w.journal.append(JournalKind::kDropTable, table, session);
+        if (++w.cat.info(table).drop_infos > 1)
+          a.fail("two DropInfo journaled for " + w.table_text(table));
+      } else {
+        a.cover(goal::kFinalizeNoop);
+      }
+      World::note(a, [&] {
+        return dropped ? "drop temporary table " + name + " (db id " + std::to_string(kDbId) +
+                             ", table id " + std::to_string(table) + ") of session " + session +
+                             ": DropInfo journaled"
+                       : "table " + name + " is already dropped from CAT (IF EXISTS): nothing";
+      });
+      // E6c: TemporaryTableMgr.dropTemporaryTable: the session's entry, if it still has one,
+      // forgets the table.
+      a.step("E6c", {w.ttm.read_row(session), w.ttm.update_tables(session)});
+      TtmEntry* e = w.ttm.get(session);
+      if (e != nullptr) e->tables.erase(table);
+      World::note(a, [&] {
+        return e != nullptr ? "drop temporary table, session[" + session + "], db id[" +
+                                  std::to_string(kDbId) + "], table name[" + name + "]"
+                            : "the session " + session +
+                                  " has no entry any more (the cleaner removed it): nothing";
+      });
     }
-    if (tracked) e->tables.erase(table);
-    World::note(a, [&] {
-      return "DROP TEMPORARY TABLE IF EXISTS " + w.cat.info(table).name + ": " +
-             (!tracked  ? std::string("the session does not track it, nothing to do")
-              : dropped ? std::string("dropped, DropInfo journaled")
-                        : std::string("already dropped from CAT, removed from the manager"));
-    });
     // A killed attempt fails like any other: executeRetryingTaskRun does not look at the kill
     // mark, so the next attempt (if any) runs with a new ConnectContext the kill did not touch.
     if (ok) break;
   }
   a.step("E7", {sched.update_future(t)});
+  if (finalize_skipped) a.cover(goal::kFinalizeSkipped);
+  tr.outcome = ok ? "" : error;
   if (!tr.session.empty()) w.owners.at(tr.session).live = false;
   tr.finished = true;
   if (tr.future == Future::kPending) {

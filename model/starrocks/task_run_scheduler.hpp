@@ -2,7 +2,7 @@
 // running map RUN (async and sync runs both pass through it) and the running-sync map SYNC, and
 // per TaskRun t the objects the scheduler, the run and the cleaner share: runCtx(t) (its
 // ConnectContext: the current attempt's session id, null until E1), future(t) (its state and
-// future), progress(t) (ghost: the current attempt staged at E2, finalized at E6, killed at K,
+// future), progress(t) (ghost: the current attempt staged at E2, finalized at E6a, killed at K,
 // observed by the coverage goals of C3 and C4) and coord(t) (the sinks' reports to the
 // coordinator). Promises: each value below changes only at a step declaring a write of the object
 // holding it. The actors on it, the dispatcher (S1..S3) and the kill (K), are in
@@ -40,6 +40,12 @@ struct TaskRun {
   int reports = 0;              // coord(t): N4 reports of the current insert
   std::string failure;          // coord(t): the first sink failure of the current insert
   ActorId executor = kNoActor;  // the actor running it, once the dispatcher started it
+  // Ghost (read by no step, only by tests' end-of-execution probes): what the last attempt's
+  // recursive CTE did, and the run's result as E7 states it ("" for SUCCESS).
+  int iterations_run = 0;    // E4 inserts started, over every staging table
+  int iteration_failed = 0;  // the first iteration whose insert failed (0: none)
+  bool outer_ran = false;    // E5 ran
+  std::string outcome;       // E7: "" (SUCCESS) or the error the run FAILED with
 };
 
 /// The three maps a cleaner pass may read in C3.

@@ -150,8 +150,9 @@ void pass(Actor& a, World& w, int pass, bool sweep) {
   // The snapshot reads TTM_L's keys and their createTimes (fixed when a key is added): the row
   // of every session. The coverage goals below also observe the owners of the snapshotted
   // sessions. A snapshotted session's E2a came before (TTM_L[s]), hence its owner's E1, E2 and
-  // U2; what can still change is a run's E6 or K (progress(t); E7 and a retry's E1 follow E6) and
-  // a client's U4a (CS_f). With many sessions that is more than an Op holds inline: a wide step.
+  // U2; what can still change is a run's E6a or K (progress(t); E7 and a retry's E1 follow its
+  // E6c) and a client's U4a (CS_f). With many sessions that is more than an Op holds inline: a
+  // wide step.
   std::vector<Access> c4;
   w.ttm.add_snapshot_reads(c4);
   w.scheduler.add_every_progress_read(c4);

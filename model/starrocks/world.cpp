@@ -21,7 +21,8 @@ World::World(Execution& e, const WorldConfig& c, const SpawnPlan& p) : ex(e), cf
       const std::string session = task_run_session(tc.name, attempt);
       ttm.declare_session(ex, session);
       ttm.declare_session_tables(ex, session);
-      cat.declare_staging_table(ex, session);
+      for (int g = 1; g <= tc.staging_tables; ++g)
+        cat.declare_staging_table(ex, session, g);
     }
   for (const ClientConfig& cc : cfg.actors.clients) {
     ttm.declare_session(ex, cc.name);

@@ -9,6 +9,10 @@
 //   it the run stays in RUN until S1 sees the final state E7 sets. A killed run still retries.
 // - point 5: getFrontends(null) lists a down FE too, so every pass aborts at its failed
 //   listSessions RPC and no dead session's table is cleaned while it is down.
+// - point 2: RecursiveCTEExecutor: a failed start statement thrown or only logged (the outer
+//   statement then runs and decides), the iteration loop's rows-before-errors order and early stop,
+//   the finalize as MetadataMgr.dropTemporaryTable's three steps, the finalize switched off, and
+//   several staging tables in one session (createTime fixed at the first).
 #include "model/starrocks/world.hpp"
 #include "tests/model/helpers.hpp"
 
@@ -32,16 +36,18 @@ std::size_t count_steps(const std::vector<TraceStep>& steps, const std::string& 
 }
 
 // The world's program with one more final check, `probe`, that fails when `witness` holds of
-// the world at the end: the counterexample is a trace of an execution that got there.
+// the world at the end: the counterexample is a trace of an execution that got there. It is
+// registered before the world's own end-of-execution checks, so that the first failing one
+// reported for an execution is the probe's: another property's violation cannot hide it.
 Program probed(const WorldConfig& cfg, std::function<bool(const World&)> witness) {
   auto plan = std::make_shared<const SpawnPlan>(cfg);
   return [cfg, plan, witness](Execution& ex) {
     World& w = ex.make<World>(ex, cfg, *plan);
-    w.setup();
     ex.final_check("probe", [&w, witness]() -> Check {
       if (witness(w)) return std::string("witness");
       return std::nullopt;
     });
+    w.setup();
   };
 }
 
@@ -120,7 +126,7 @@ TEST_CASE("point 6: retries loop in one executor, the run stays in RUN, a fresh 
   CHECK_THAT(c->message, Catch::Contains("session t1#1"));
   const auto& s = c->steps;
   const std::size_t e1_1 = find_step(s, "TaskRun:t1", "E1", "session t1#1");
-  const std::size_t e6_1 = find_step(s, "TaskRun:t1", "E6");
+  const std::size_t e6_1 = find_step(s, "TaskRun:t1", "E6a");
   const std::size_t e1_2 = find_step(s, "TaskRun:t1", "E1", "session t1#2");
   const std::size_t e7 = find_step(s, "TaskRun:t1", "E7");
   const std::size_t s1 = find_step(s, "TaskRunScheduler", "S1");
@@ -148,7 +154,7 @@ TEST_CASE("point 1: hazard 9 under the forced and the graceful kill", "[fidelity
     w.actors.task_runs[0].kill = KillMode::kForce;
     const auto r = test::explore(w, false);
     CHECK(r.verdict == Verdict::kHolds);
-    CHECK(r.stats.executions == 748);  // scenarios/h9-kill-then-drop-allowed.json, unchanged
+    CHECK(r.stats.executions == 1066);  // h9-kill-then-drop-allowed; 748 with a one-step E6
     CHECK(covered(r, goal::kKilledRunTableDropped) > 0);
     CHECK(covered(r, goal::kFinalizeNoop) > 0);
   }
@@ -258,5 +264,206 @@ TEST_CASE("point 5: a down follower: no pass completes, the dead session's table
     const auto r = test::explore(w, false);
     CHECK(r.verdict == Verdict::kHolds);
     CHECK(covered(r, goal::kSweepPassCompleted) > 0);
+  }
+}
+
+namespace {
+
+// A probe's verdict: kViolation if some execution ends with `witness` true of the world (the
+// probe's counterexample is then a trace of it), kHolds if none does.
+// The search goes on past the world's own violations (one counterexample per property).
+Verdict probe(const WorldConfig& w, std::function<bool(const World&)> witness) {
+  ExploreOptions o;
+  o.stop_on_first_violation = false;
+  Explorer ex(probed(w, std::move(witness)), o);
+  auto s = make_strategy(StrategySpec{});
+  const auto r = ex.explore(*s);
+  if (counterexample(r, "probe") != nullptr) return Verdict::kViolation;
+  return r.verdict == Verdict::kIncomplete ? Verdict::kIncomplete : Verdict::kHolds;
+}
+
+// The world of the recursive-CTE control-flow checks: one TaskRun whose staging table the
+// cleaner can drop under 4.1.1 (client sessions only), hazard 10 kept out (atomic add).
+WorldConfig cte_world(const std::string& preset, int iterations = 0) {
+  WorldConfig w = test::world(preset);
+  w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
+  TaskRunConfig t = test::task_run("t1", false, TabletRows::kNone);
+  t.iterations = iterations;
+  w.actors.task_runs.push_back(t);
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("point 2: a failed start statement, thrown or only logged", "[fidelity][recursive_cte]") {
+  WorldConfig w = cte_world("starrocks-4.1.1");
+
+  SECTION("throw (default): the attempt fails at E3 with StarRocks' message, E5 never runs") {
+    const auto r = test::explore(w, false);
+    REQUIRE(r.verdict == Verdict::kViolation);
+    const Counterexample* c = counterexample(r, inv::kSinkTableNotFound);
+    REQUIRE(c != nullptr);
+    const auto& s = c->steps;
+    CHECK(find_step(s, "TaskRun:t1", "E5") == s.size());
+    CHECK(find_step(s, "TaskRun:t1", "E7",
+                    "FAILED: Error occurred during executing recursive CTE start statement: ") <
+          s.size());
+    // A failed start statement is the run's result, and then the outer statement never ran.
+    CHECK(probe(w, [](const World& world) {
+            const TaskRun& tr = world.scheduler.task(0);
+            return tr.outer_ran && tr.outcome.find("start statement") != std::string::npos;
+          }) == Verdict::kHolds);
+  }
+
+  SECTION("warn_and_continue (8872747f): logged, the outer statement runs and decides") {
+    w.policy.recursive_cte_errors = RecursiveCteErrors::kWarnAndContinue;
+    const auto r = test::explore(w, false);
+    REQUIRE(r.verdict == Verdict::kViolation);
+    const Counterexample* c = counterexample(r, inv::kSinkTableNotFound);
+    REQUIRE(c != nullptr);
+    const auto& s = c->steps;
+    const std::size_t warn =
+        find_step(s, "TaskRun:t1", "E3",
+                  "WARN Error occurred during executing recursive CTE start statement: ");
+    const std::size_t e5 =
+        find_step(s, "TaskRun:t1", "E5", "outer statement failed: Unknown table");
+    const std::size_t e7 = find_step(s, "TaskRun:t1", "E7", "FAILED: Unknown table 'hierarchy_");
+    REQUIRE(e7 < s.size());
+    CHECK(warn < e5);
+    CHECK(e5 < e7);
+    // The run's result is the outer statement's: never the start statement's error.
+    CHECK(probe(w, [](const World& world) {
+            return world.scheduler.task(0).outcome.find("start statement") != std::string::npos;
+          }) == Verdict::kHolds);
+    CHECK(probe(w, [](const World& world) {
+            const TaskRun& tr = world.scheduler.task(0);
+            return tr.outer_ran && tr.outcome.rfind("Unknown table", 0) == 0;
+          }) == Verdict::kViolation);
+  }
+}
+
+TEST_CASE("point 2: the iteration loop: rows before errors, and an empty iteration stops it",
+          "[fidelity][recursive_cte]") {
+  WorldConfig w = cte_world("starrocks-4.1.1", 2);
+  auto failed_at_1 = [](const World& world) {
+    return world.scheduler.task(0).iteration_failed == 1;
+  };
+
+  SECTION("throw (default): a failed iteration ends the attempt with StarRocks' message") {
+    CHECK(probe(w, [](const World& world) {
+            return world.scheduler.task(0).outcome.rfind(
+                       "Error occurred during executing recursive CTE recursive statement at "
+                       "iteration 1: ",
+                       0) == 0;
+          }) == Verdict::kViolation);
+    CHECK(probe(w, [&](const World& world) {
+            return failed_at_1(world) && world.scheduler.task(0).outer_ran;
+          }) == Verdict::kHolds);
+  }
+
+  SECTION("warn_and_continue: a failed iteration adds no rows, the loop breaks silently") {
+    w.policy.recursive_cte_errors = RecursiveCteErrors::kWarnAndContinue;
+    // The failed iteration 1 ends the recursion (no iteration 2) and the outer statement runs.
+    CHECK(probe(w, [&](const World& world) {
+            const TaskRun& tr = world.scheduler.task(0);
+            return failed_at_1(world) && tr.outer_ran && tr.iterations_run == 1;
+          }) == Verdict::kViolation);
+    CHECK(probe(w, [&](const World& world) {
+            const TaskRun& tr = world.scheduler.task(0);
+            return failed_at_1(world) && (!tr.outer_ran || tr.iterations_run != 1);
+          }) == Verdict::kHolds);
+    // The iteration's error is never what the run reports.
+    CHECK(probe(w, [](const World& world) {
+            return world.scheduler.task(0).outcome.find("recursive statement") != std::string::npos;
+          }) == Verdict::kHolds);
+  }
+
+  SECTION("an iteration that adds no rows stops the recursion early, and the run succeeds") {
+    WorldConfig v = cte_world("pr-79339-register-then-start", 3);
+    v.actors.task_runs[0].empty_iteration = 1;
+    const auto r = test::explore(v, false);
+    CHECK(r.verdict == Verdict::kHolds);
+    CHECK(probe(v, [](const World& world) {
+            const TaskRun& tr = world.scheduler.task(0);
+            return tr.iterations_run != 1 || !tr.outcome.empty();
+          }) == Verdict::kHolds);
+  }
+}
+
+TEST_CASE("point 2: the finalize is three steps, E6a resolve, E6b catalog drop, E6c manager",
+          "[fidelity][recursive_cte]") {
+  WorldConfig w = cte_world("pr-79339-register-then-start");
+  const auto r = explore_program(
+      probed(w, [](const World& world) { return world.scheduler.task(0).finished; }));
+  const Counterexample* c = counterexample(r, "probe");
+  REQUIRE(c != nullptr);
+  const auto& s = c->steps;
+  const std::size_t e6a = find_step(s, "TaskRun:t1", "E6a", "the session's entry has table id");
+  const std::size_t e6b = find_step(s, "TaskRun:t1", "E6b", "DropInfo journaled");
+  const std::size_t e6c = find_step(s, "TaskRun:t1", "E6c", "drop temporary table, session[t1#1]");
+  const std::size_t e7 = find_step(s, "TaskRun:t1", "E7");
+  REQUIRE(e6c < s.size());
+  CHECK(e6a < e6b);
+  CHECK(e6b < e6c);
+  CHECK(e6c < e7);
+  CHECK(count_steps(s, "TaskRun:t1", "E6b") == 1);
+}
+
+TEST_CASE("point 2: recursive_cte_finalize_temporal_table false leaves the table to the cleaner",
+          "[fidelity][recursive_cte]") {
+  WorldConfig w = cte_world("pr-79339-register-then-start");
+  w.actors.task_runs[0].finalize_temporal_table = false;
+  w.actors.cleaner.sweep = true;
+  auto table_left = [](const World& world) { return !world.cat.present().empty(); };
+
+  SECTION("every FE up: the sweep pass takes it, no temp_table_leak") {
+    const auto r = test::explore(w, false);
+    CHECK(r.verdict == Verdict::kHolds);
+    CHECK(covered(r, goal::kFinalizeSkipped) > 0);
+    CHECK(covered(r, goal::kFinalizeNoop) == 0);
+    CHECK(probe(w, table_left) == Verdict::kHolds);
+    // Without the sweep, the table is still there when the run has ended.
+    WorldConfig v = w;
+    v.actors.cleaner.sweep = false;
+    CHECK(probe(v, table_left) == Verdict::kViolation);
+  }
+
+  SECTION("a down FE: no pass completes, the leak is for good; the finalize on avoids it") {
+    w.cluster.frontends = 2;
+    w.cluster.down_frontends = {1};
+    const auto r = test::explore(w, false);
+    REQUIRE(r.verdict == Verdict::kViolation);
+    REQUIRE(r.counterexamples.size() == 1);
+    const Counterexample* c = counterexample(r, inv::kUnreachableFrontendLeak);
+    REQUIRE(c != nullptr);
+    CHECK_THAT(c->message, Catch::Contains("session t1#1"));
+    CHECK(find_step(c->steps, "TaskRun:t1", "E6a") == c->steps.size());
+    w.actors.task_runs[0].finalize_temporal_table = true;
+    CHECK(test::explore(w, false).verdict == Verdict::kHolds);
+  }
+}
+
+TEST_CASE("point 2: several staging tables: createTime is the first's, later ones unguarded",
+          "[fidelity][recursive_cte]") {
+  WorldConfig w = cte_world("starrocks-4.1.1");
+
+  SECTION("one staging table: the guard spares every table created after C1") {
+    const auto r = test::explore(w, false);
+    CHECK(covered(r, goal::kLaterTableUnguarded) == 0);
+  }
+
+  SECTION("two: the second, created after C1, is dropped by that pass") {
+    w.actors.task_runs[0].staging_tables = 2;
+    const auto r = test::explore(w, false);
+    REQUIRE(r.verdict == Verdict::kViolation);
+    CHECK(covered(r, goal::kLaterTableUnguarded) > 0);
+    // One session, one createTime: the entry made at the first table's E2a holds both tables.
+    CHECK(probe(w, [](const World& world) {
+            if (!world.cat.created(kFirstTableId + kTableIdStride)) return false;
+            const TableInfo& first = world.cat.info(kFirstTableId);
+            const TableInfo& second = world.cat.info(kFirstTableId + kTableIdStride);
+            return first.session == "t1#1" && second.session == "t1#1" &&
+                   second.e2a_step == first.e2a_step && second.own_e2a_step > first.own_e2a_step;
+          }) == Verdict::kViolation);
   }
 }

@@ -195,7 +195,7 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
   const json cat = d->catalog();
   CHECK(cat.at("presets").size() == presets().size());
   CHECK(cat.at("presets").at(0).at("name") == "starrocks-4.1.1");
-  CHECK(cat.at("knobs").size() == 8);
+  CHECK(cat.at("knobs").size() == 9);
   CHECK(cat.at("knobs").at(0).at("default") == json::array({"client_sessions"}));
   CHECK(cat.at("invariants").size() == invariant_names().size());
   CHECK(cat.at("coverage_goals").size() == coverage_goal_names().size());
@@ -221,9 +221,48 @@ TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser ac
                                                        "unreachable_frontends"});
   CHECK(keys(defs.at("policy").at("properties")) ==
         V{"add_temporary_table", "catalog_drop", "create_time_clock", "create_time_guard",
-          "dispatch_order", "failed_list_sessions", "liveness", "preset", "task_run_snapshot"});
+          "dispatch_order", "failed_list_sessions", "liveness", "preset", "recursive_cte_errors",
+          "task_run_snapshot"});
+  CHECK(keys(defs.at("actors")
+                 .at("properties")
+                 .at("task_runs")
+                 .at("items")
+                 .at("properties")) == V{"empty_iteration", "finalize_temporal_table", "iterations",
+                                         "kill", "name", "recursive_cte_max_depth", "retries",
+                                         "staging_tables", "sync", "tablet_rows"});
   std::vector<std::string> names;
   for (const Preset& p : presets())
     names.push_back(p.name);
   CHECK(defs.at("policy").at("properties").at("preset").at("enum").get<V>() == names);
+}
+
+TEST_CASE("scenario: the recursive-CTE knobs of a task run, with exact errors", "[scenario]") {
+  const WorldConfig d = parse_world({{"actors", {{"task_runs", {json::object()}}}}}, "s.json");
+  CHECK(d.actors.task_runs.at(0).finalize_temporal_table);
+  CHECK(d.actors.task_runs.at(0).staging_tables == 1);
+  CHECK(d.actors.task_runs.at(0).empty_iteration == 0);
+  CHECK(d.policy.recursive_cte_errors == RecursiveCteErrors::kThrow);
+  const WorldConfig w = parse_world(
+      {{"actors",
+        {{"task_runs",
+          {{{"iterations", 2},
+            {"finalize_temporal_table", false},
+            {"staging_tables", 3},
+            {"empty_iteration", 2}}}}}},
+       {"policy", {{"recursive_cte_errors", "warn_and_continue"}}}},
+      "s.json");
+  CHECK_FALSE(w.actors.task_runs.at(0).finalize_temporal_table);
+  CHECK(w.actors.task_runs.at(0).staging_tables == 3);
+  CHECK(w.actors.task_runs.at(0).empty_iteration == 2);
+  CHECK(w.policy.recursive_cte_errors == RecursiveCteErrors::kWarnAndContinue);
+  CHECK(error_of({{"actors", {{"task_runs", {{{"iterations", 2}, {"empty_iteration", 3}}}}}}}) ==
+        "s.json: /actors/task_runs/0/empty_iteration: iteration 3 cannot add no rows: the run "
+        "has 2 iteration inserts (/actors/task_runs/0/iterations)");
+  CHECK(error_of({{"actors", {{"task_runs", {{{"staging_tables", 4}}}}}}}) ==
+        "s.json: /actors/task_runs/0/staging_tables: must be between 1 and 3, got 4");
+  CHECK(error_of({{"actors", {{"task_runs", {{{"finalize_temporal_table", "no"}}}}}}}) ==
+        "s.json: /actors/task_runs/0/finalize_temporal_table: expected a boolean, got a string");
+  CHECK(error_of({{"policy", {{"recursive_cte_errors", "warn"}}}}) ==
+        "s.json: /policy/recursive_cte_errors: unknown value 'warn'; expected one of 'throw', "
+        "'warn_and_continue'");
 }
