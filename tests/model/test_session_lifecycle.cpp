@@ -184,3 +184,31 @@ TEST_CASE("existing and end: parsed, and a gone session takes no end", "[session
   CHECK(error_of({{"actors", {{"clients", {{{"end", true}}}}}}}) ==
         "s.json: /actors/clients/0/end: expected a string, got a boolean");
 }
+
+TEST_CASE("the cleaner's job can fail: a killed run's later staging table, created after D1",
+          "[sessions][dead_session_table_left]") {
+  // A forced kill makes the run's owner dead before the pass; its second recursive CTE's staging
+  // table is created after the pass's D1 copied the session's tables, so the pass's D4 leaves it
+  // in CAT (the run's own finalize drops it later).
+  WorldConfig w = test::world("starrocks-4.1.1");
+  w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
+  w.actors.cleaner.passes = 1;
+  TaskRunConfig t = test::task_run("t1", false, TabletRows::kNone);
+  t.staging_tables = 2;
+  t.kill = KillMode::kForce;
+  w.actors.task_runs.push_back(t);
+  const auto r = test::explore(w, false);
+  REQUIRE(r.verdict == Verdict::kViolation);
+  const Counterexample* c = test::counterexample(r, inv::kDeadSessionTableLeft);
+  REQUIRE(c != nullptr);
+  CHECK_THAT(c->message, Catch::Contains("found session t1#1 dead and old enough"));
+  CHECK_THAT(c->message, Catch::Contains("created after D1's copy"));
+  CHECK(test::all_replay(w, r));
+
+  SECTION("one staging table: the pass always finishes its job") {
+    w.actors.task_runs[0].staging_tables = 1;
+    const auto r1 = test::explore(w, false);
+    CHECK(test::counterexample(r1, inv::kDeadSessionTableLeft) == nullptr);
+    CHECK(covered(r1, goal::kDeadSessionCleaned) > 0);
+  }
+}
