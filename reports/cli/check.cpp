@@ -54,9 +54,13 @@ ScenarioRun run_with_progress(const Scenario& scenario, const ExplorationSetting
                               RunContext run_ctx, const Context& ctx, bool quiet) {
   std::optional<ProgressLine> progress;
   if ((ctx.env.progress || ctx.env.progress_lines) && !quiet) {
+    // A decomposed run explores slices, not the scenario's program: an estimate of the whole
+    // program's tree says nothing about it, and on a large world costs minutes (no estimate).
     progress.emplace(ctx.err, scenario.name,
                      ctx.env.progress ? ProgressLine::Mode::kTerminal : ProgressLine::Mode::kLines,
-                     progress_estimator(scenario, settings, &interrupt_requested()));
+                     settings.decompose
+                         ? std::function<std::optional<ProgressEstimate>()>()
+                         : progress_estimator(scenario, settings, &interrupt_requested()));
     run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };
   }
   return run_scenario(scenario, settings, run_ctx);
