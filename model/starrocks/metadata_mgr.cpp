@@ -211,14 +211,14 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
     }
     std::string which;
     for (int id : left)
-      which += (which.empty() ? "" : "; ") + w.table_text(id);
+      which += (which.empty() ? "" : "; ") + w.table_text(id) +
+               (failed.count(id) != 0 ? ", whose catalog drop failed at D2"
+                                      : ", created after D1's copy");
     w.properties.found(a, inv::kDeadSessionTableLeft,
                        "the TemporaryTableCleaner (pass " + std::to_string(pass) +
                            ") found session " + session +
                            " dead and old enough and cleaned it, but after its D4 (step " +
-                           std::to_string(w.now_step()) + ") CAT still holds " + which +
-                           (failed.empty() ? std::string(", created after D1's copy")
-                                           : std::string(", whose catalog drop failed at D2")));
+                           std::to_string(w.now_step()) + ") CAT still holds " + which);
   };
   if (const std::optional<std::size_t> removed = w.ttm.remove(session)) {
     World::note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });
