@@ -16,6 +16,7 @@
 // both run, and a held step takes part in race detection as any blocked operation does.
 #pragma once
 
+#include "explorer/fingerprint.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/types.hpp"
 
@@ -85,6 +86,15 @@ class OrderGates {
   void executed(ActorId id);
   /// Why the execution cannot go on: the held steps of `actors` and what each waits for.
   std::string infeasible_message(ActorSet actors) const;
+  /// Writes the state of the gates (which `before` steps have run, the watched counts) for a
+  /// state fingerprint (explorer/fingerprint.hpp).
+  void fingerprint(StateHasher& h) const {
+    h << done_.size();
+    for (bool d : done_)
+      h << d;
+    for (const ActorState& a : actors_)
+      h << a.counts;
+  }
 
  private:
   struct Watch {

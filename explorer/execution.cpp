@@ -72,6 +72,8 @@ void Actor::reset(Execution& exec, ActorId id, std::string_view name, ObjectId l
   choice_value_ = 0;
   spawn_event_ = -1;
   last_event_ = -1;
+  locals_ = nullptr;
+  locals_fingerprint_ = nullptr;
 }
 
 std::uint32_t Actor::choose(std::uint32_t n) {
@@ -498,6 +500,35 @@ std::string Execution::deadlock_message(ActorSet blocked) const {
   return msg;
 }
 
+Fingerprint Execution::state_fingerprint() const {
+  if (!fingerprint_)
+    throw ProgramError(
+        "the program registered no fingerprint of its shared state (Execution::fingerprint): a "
+        "stateful search cannot tell its states apart");
+  StateHasher h;
+  h << actors_.size();
+  for (const auto& p : actors_) {
+    const Actor& a = *p;
+    h << std::string_view(a.name_);
+    const bool finished = !alive_.contains(a.id_);
+    h << finished;
+    if (finished) continue;
+    if (a.locals_fingerprint_ == nullptr)
+      throw ProgramError("actor " + a.name_ +
+                         " declared no local state (Actor::declare_locals or "
+                         "Actor::declare_no_locals): a stateful search cannot tell its states "
+                         "apart");
+    h << std::string_view(a.pending_.label);
+    h << static_cast<std::uint64_t>(a.pending_.end() - a.pending_.begin());
+    for (const Access& acc : a.pending_)
+      h << acc.object << acc.kind;
+    a.locals_fingerprint_(a.locals_, h);
+  }
+  if (gates_) gates_->fingerprint(h);
+  fingerprint_(h);
+  return h.digest();
+}
+
 std::uint32_t Execution::choose(std::uint32_t n) {
   if (running_)
     throw ProgramError(
@@ -538,6 +569,7 @@ Outcome Execution::run(Strategy& strategy) {
 
   SchedulingPoint point;  // every other field is written before each use
   point.invariants = invariant_reads;
+  point.state = this;
 
   start_new_actors();
   for (;;) {

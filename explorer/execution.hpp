@@ -173,6 +173,25 @@ class Actor {
   /// Records that a coverage goal was reached in this execution (see Execution::cover).
   void cover(std::string_view goal);
 
+  /// Declares this actor's local state for state fingerprints (explorer/fingerprint.hpp): every
+  /// value its next steps depend on that its announced operation does not show (a loop index, a
+  /// value read in an earlier step, a flag that picks a branch). T is written to a StateHasher
+  /// (a `void fingerprint(StateHasher&) const` member, or a type StateHasher takes). `locals`
+  /// must stay where it is while the actor runs: keep it in the actor's own function and pass it
+  /// down to the functions it calls. Call before the first step; a stateful search refuses a
+  /// program with an unfinished actor that declared nothing.
+  template <class T>
+  void declare_locals(const T& locals) {
+    locals_ = &locals;
+    locals_fingerprint_ = [](const void* l, StateHasher& h) { h << *static_cast<const T*>(l); };
+  }
+  /// Declares that nothing local decides this actor's next steps (its announced operation and the
+  /// shared state do).
+  void declare_no_locals() {
+    locals_ = nullptr;
+    locals_fingerprint_ = [](const void*, StateHasher&) {};
+  }
+
   /// Whether readable descriptions are being recorded (only when a trace is built).
   inline bool tracing() const;
   /// Adds a description to the current step (ignored unless tracing()).
@@ -230,11 +249,13 @@ class Actor {
   std::int32_t spawn_event_ = -1;  // the step in which this actor was spawned, -1 if at setup
   std::int32_t last_event_ = -1;   // this actor's most recent step
   std::uint64_t generation_ = 0;   // the execution (ExecutionBuffers::generation) it last ran in
+  const void* locals_ = nullptr;   // declare_locals
+  void (*locals_fingerprint_)(const void*, StateHasher&) = nullptr;  // null: nothing declared
 };
 
 /// One run of a program. Setup methods (object, make, spawn, invariant...) are called by the
 /// program; run() is called once by the Explorer.
-class Execution {
+class Execution final : public StateSource {
  public:
   Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOptions options);
   ~Execution();
@@ -290,6 +311,15 @@ class Execution {
     if (current_event_ < 0) return std::nullopt;
     return static_cast<std::size_t>(current_event_);
   }
+  /// Registers the function that writes the program's shared state into a state fingerprint
+  /// (explorer/fingerprint.hpp): everything that decides what can happen next, no history. Needed
+  /// by the stateful strategies only.
+  void fingerprint(std::function<void(StateHasher&)> write) { fingerprint_ = std::move(write); }
+  /// The fingerprint of the state now: the engine's part (per actor: name, finished or not, the
+  /// announced operation, the declared locals), the ordering constraints' gates and the program's
+  /// part. Throws ProgramError if there is no fingerprint function or an unfinished actor
+  /// declared no locals.
+  Fingerprint state_fingerprint() const override;
   /// A snapshot of the shared state, recorded with a counterexample (tracing only): after every
   /// step (ExecutionBuffers::states) and at the end (final_state()).
   void state_dump(std::function<nlohmann::json()> dump);
@@ -399,6 +429,7 @@ class Execution {
   std::vector<Invariant> invariants_;
   std::vector<NamedCheck> final_checks_;
   std::function<nlohmann::json()> state_dump_;
+  std::function<void(StateHasher&)> fingerprint_;
   std::vector<std::string> covered_;
   std::optional<Violation> violation_;
   std::string abandon_reason_;

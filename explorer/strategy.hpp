@@ -3,6 +3,7 @@
 // on this header. The engine asks a strategy from exactly one place (Execution::run).
 #pragma once
 
+#include "explorer/fingerprint.hpp"
 #include "explorer/types.hpp"
 
 #include <cstdint>
@@ -40,6 +41,19 @@ struct InvariantReads {
   std::span<const ObjectId> objects;  ///< when declared: the objects it reads
 };
 
+/// The state of the execution at a scheduling point, for the stateful strategies
+/// (explorer/fingerprint.hpp says what a fingerprint holds).
+class StateSource {
+ public:
+  /// The fingerprint of the current state. Throws ProgramError when the program registered no
+  /// fingerprint of its shared state (Execution::fingerprint) or an unfinished actor declared no
+  /// local state (Actor::declare_locals, Actor::declare_no_locals).
+  virtual Fingerprint state_fingerprint() const = 0;
+
+ protected:
+  ~StateSource() = default;
+};
+
 /// What the scheduler knows at a scheduling point.
 struct SchedulingPoint {
   std::size_t step = 0;         ///< steps already executed in this execution
@@ -54,6 +68,9 @@ struct SchedulingPoint {
   std::span<const std::string_view> names;  ///< names[a]: actor a's name
   /// The invariants of the execution and what they read: the same at every point of it.
   std::span<const InvariantReads> invariants;
+  /// The execution's state, asked for only by the stateful strategies (computing a fingerprint
+  /// costs a walk of the whole state). Never null at a point of Execution::run.
+  const StateSource* state = nullptr;
 };
 
 /// A choose(n) call: actor `actor`, during step `step`, asks for a value in [0, n).
