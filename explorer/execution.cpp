@@ -671,7 +671,10 @@ Outcome Execution::run(Strategy& strategy) {
     buffers_.notes.resize(buffers_.trace.size());
     if (state_dump_) final_state_ = state_dump_();
   }
-  strategy.end_execution(ExecutionRecord{outcome, buffers_.trace, buffers_.decisions});
+  strategy.end_execution(
+      ExecutionRecord{outcome, buffers_.trace, buffers_.decisions,
+                      violation_ ? std::string_view(violation_->invariant) : std::string_view(),
+                      outcome == Outcome::kCompleted ? this : nullptr});
   return outcome;
 }
 

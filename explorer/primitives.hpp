@@ -70,6 +70,8 @@ class Shared {
   const T& peek() const { return value_; }
   ObjectId id() const { return id_; }
   const std::string& name() const { return exec_->object_name(id_); }
+  /// Writes the value into a state fingerprint (explorer/fingerprint.hpp).
+  void fingerprint(StateHasher& h) const { h << value_; }
 
  private:
   Execution* exec_;
@@ -99,6 +101,8 @@ class Mutex {
   }
   ActorId owner() const { return owner_; }
   ObjectId id() const { return id_; }
+  /// Writes the holder into a state fingerprint.
+  void fingerprint(StateHasher& h) const { h << owner_; }
 
  private:
   Execution* exec_;
@@ -147,6 +151,8 @@ class RwLock {
     writer_ = kNoActor;
   }
   ObjectId id() const { return id_; }
+  /// Writes the holders into a state fingerprint.
+  void fingerprint(StateHasher& h) const { h << writer_ << readers_.bits(); }
 
  private:
   Execution* exec_;

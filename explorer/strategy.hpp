@@ -99,6 +99,12 @@ struct ExecutionRecord {
   Outcome outcome = Outcome::kCompleted;
   std::span<const Event> trace;
   std::span<const Decision> decisions;
+  /// The property the execution violated ("deadlock", "actor_failure" or an invariant's name),
+  /// empty if none.
+  std::string_view property{};
+  /// The final state (for a completed execution, whose actors have all finished), for the
+  /// stateful strategies; null otherwise.
+  const StateSource* state = nullptr;
 };
 
 /// How much of the behaviour space a finished search covered.

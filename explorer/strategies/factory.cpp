@@ -5,6 +5,7 @@
 #include "explorer/strategies/pct.hpp"
 #include "explorer/strategies/preemption_bound.hpp"
 #include "explorer/strategies/random.hpp"
+#include "explorer/strategies/stateful.hpp"
 
 #include <stdexcept>
 
@@ -51,6 +52,34 @@ std::vector<StrategyDescriptor> make_registry() {
                  DporStrategy::Options o;
                  o.dependency = DporStrategy::Dependency::kAllWrites;
                  return std::make_unique<DporStrategy>(o);
+               }});
+  r.push_back({.name = "stateful",
+               .summary = "every reachable state once: DFS with sleep sets and state caching",
+               .use = "proving a property where many traces reach the same states",
+               .reach = StrategyReach::kExhaustive,
+               .stateful = true,
+               .parameters = {{.key = "state_memory_mb",
+                               .noun = "the visited table's memory",
+                               .min = 1,
+                               .max = 1 << 20,
+                               .default_value = 1024,
+                               .value_name = "MB",
+                               .help = "the most the visited table takes (past it, new states "
+                                       "are not stored: the search goes on, slower)"},
+                              {.key = "audit_period",
+                               .noun = "the audit period",
+                               .min = 0,
+                               .max = kMaxCount,
+                               .default_value = 0,
+                               .value_name = "K",
+                               .help = "audit 1 state in K: a revisit replays and compares what "
+                                       "followed the first visit (0: no audit)"}},
+               .make = [](const StrategySpec& s) {
+                 StatefulStrategy::Options o;
+                 o.max_state_bytes = static_cast<std::size_t>(s.parameter("state_memory_mb"))
+                                     << 20;
+                 o.audit_period = s.parameter("audit_period");
+                 return std::make_unique<StatefulStrategy>(o);
                }});
   r.push_back({.name = "preemption-bound",
                .summary = "every execution with at most k preemptions, k = 0, 1, ... in turn",

@@ -65,6 +65,9 @@ struct StrategyDescriptor {
   StrategyReach reach = StrategyReach::kExhaustive;
   bool seeded = false;    ///< it reads StrategySpec::seed (the exploration's seed)
   bool sampling = false;  ///< it runs StrategySpec::executions executions (max_executions)
+  /// It keeps the states it explored (explorer/fingerprint.hpp) and prunes revisits: the program
+  /// must declare its state (Execution::fingerprint, Actor::declare_locals).
+  bool stateful = false;
   std::vector<StrategyParameter> parameters{};
   /// The DPOR strategies: the options of the search below each prefix when the search is split
   /// (explorer/split.hpp: threads, shards). Null for a strategy that cannot be split.
@@ -73,7 +76,7 @@ struct StrategyDescriptor {
   std::function<std::unique_ptr<Strategy>(const StrategySpec&)> make{};
 };
 
-/// The table, in the order strategies are listed: dfs, random, dpor, dpor-all-writes,
+/// The table, in the order strategies are listed: dfs, random, dpor, dpor-all-writes, stateful,
 /// preemption-bound, pct. (replay is not in it: it needs a schedule, see replay.hpp.)
 const std::vector<StrategyDescriptor>& strategy_registry();
 /// The descriptor named `name`, nullptr if none.
@@ -87,6 +90,8 @@ std::vector<StrategyParameter> strategy_parameters();
 ///   dpor              optimal DPOR: one execution per Mazurkiewicz trace (the default)
 ///   dpor-all-writes   DPOR where all state-changing steps are dependent (sound for invariants
 ///                     whatever they read, less reduction)
+///   stateful          DFS with sleep sets and state caching: every reachable state once (the
+///                     program declares its state)
 ///   preemption-bound  every execution with at most max_preemptions preemptions, bound 0 first
 ///   pct               probabilistic concurrency testing, seeded (never "holds")
 std::vector<std::string> strategy_names();

@@ -569,10 +569,10 @@ std::string exploration_options_markdown() {
 
 std::string strategies_markdown() {
   std::string out =
-      "| name | explores | verdict when nothing fails | parameters | use it for |\n"
-      "|---|---|---|---|---|\n"
+      "| name | explores | verdict when nothing fails | stateful | parameters | use it for |\n"
+      "|---|---|---|---|---|---|\n"
       "| `portfolio` (default) | the bug finders beside `dpor`, in rounds (see below) | `holds` "
-      "(from its `dpor` member) | `seed` | every scenario: bugs first, then the proof |\n";
+      "(from its `dpor` member) | no | `seed` | every scenario: bugs first, then the proof |\n";
   for (const StrategyDescriptor& d : strategy_registry()) {
     std::string verdict;
     switch (d.reach) {
@@ -592,7 +592,7 @@ std::string strategies_markdown() {
     for (const StrategyParameter& p : d.parameters)
       params.push_back("`" + std::string(p.key) + "`");
     out += "| `" + std::string(d.name) + "` | " +
-           std::string(d.summary) + " | " + verdict + " | " +
+           std::string(d.summary) + " | " + verdict + " | " + (d.stateful ? "yes" : "no") + " | " +
            (params.empty() ? "none" : join(params, ", ")) + " | " + std::string(d.use) + " |\n";
   }
   return out;

@@ -135,6 +135,7 @@ nlohmann::json strategy_catalog() {
                    {"reach", reach},
                    {"seeded", d.seeded},
                    {"sampling", d.sampling},
+                   {"stateful", d.stateful},
                    {"parameters", params}});
   }
   return all;
@@ -188,8 +189,14 @@ int run_list(const ListArgs& args, const Context& ctx) {
     render(d->catalog(), "    ", out);
   }
   out += "strategies:\n";
-  for (const auto& s : strategies)
-    out += "  " + s + (s == kPortfolioName ? " (default)" : "") + "\n";
+  for (const auto& s : strategies) {
+    const StrategyDescriptor* d = find_strategy(s);
+    out += "  " + s + (s == kPortfolioName ? " (default)" : "") +
+           (d != nullptr && d->stateful
+                ? " (stateful: keeps the states it explored; the model must declare its state)"
+                : "") +
+           "\n";
+  }
   std::string members;
   for (const PortfolioMember& m : default_portfolio())
     members += (members.empty() ? "" : ", ") + m.label;

@@ -472,8 +472,17 @@ inline Program RandomProgram::program(Sink* sink) const {
     *run = [this, &w, &ex, run, sink](Actor& a, const Script& sc) {
       const ObjectId own = ex.object("own_" + a.name());
       int& reg = w.regs[a.id()];
-      std::vector<ActorId> kids(children_.size(), kNoActor);
-      for (std::size_t pc = 0; pc < sc.code.size(); ++pc) {
+      // What the actor's next steps depend on, for the stateful search: its program counter, its
+      // register and its children (the script is fixed by its name).
+      struct Locals {
+        std::size_t pc = 0;
+        const int* reg = nullptr;
+        std::vector<ActorId> kids;
+        void fingerprint(StateHasher& h) const { h << pc << *reg << kids; }
+      } l{0, &reg, std::vector<ActorId>(children_.size(), kNoActor)};
+      a.declare_locals(l);
+      std::vector<ActorId>& kids = l.kids;
+      for (std::size_t& pc = l.pc; pc < sc.code.size(); ++pc) {
         const Instr& in = sc.code[pc];
         Shared<int>& var = *w.vars[static_cast<std::size_t>(in.arg % kVars)];
         switch (in.kind) {
@@ -559,6 +568,12 @@ inline Program RandomProgram::program(Sink* sink) const {
       const Script& sc = actors_[i];
       ex.spawn("A" + std::to_string(i), [run, &sc](Actor& a) { (*run)(a, sc); });
     }
+    ex.fingerprint([&w](StateHasher& h) {
+      for (const auto& v : w.vars)
+        h << *v;
+      h << *w.m[0] << *w.m[1] << *w.rw;
+      h << w.regs;  // the final check reads every actor's register, finished ones' too
+    });
     if (single_invariant_) {
       // A property of one object between steps, which it declares it reads.
       ex.invariant("v0_below_5", {w.vars[0]->id()}, [&w, sink]() -> Check {
