@@ -175,7 +175,8 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
           w.properties.found(a, inv::kLiveOwnerTableDropped,
                              "the TemporaryTableCleaner (pass " + std::to_string(pass) +
                                  ", D2 at step " + std::to_string(w.now_step()) + ") dropped " +
-                                 w.table_text(id) + " while its owner is live");
+                                 w.table_text(id) + " while its owner is live",
+                             "pass " + std::to_string(pass) + ": " + w.table_text(id));
         if (o.kind == Owner::Kind::kTaskRun && w.scheduler.task(o.index).killed && !o.finalized)
           a.cover(goal::kKilledRunTableDropped);
         if (info.e2a_step > pass_start) a.cover(goal::kDroppedTableCreatedAfterStart);
@@ -218,7 +219,8 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
                        "the TemporaryTableCleaner (pass " + std::to_string(pass) +
                            ") found session " + session +
                            " dead and old enough and cleaned it, but after its D4 (step " +
-                           std::to_string(w.now_step()) + ") CAT still holds " + which);
+                           std::to_string(w.now_step()) + ") CAT still holds " + which,
+                       "pass " + std::to_string(pass) + ": session " + session + ": " + which);
   };
   if (const std::optional<std::size_t> removed = w.ttm.remove(session)) {
     World::note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });

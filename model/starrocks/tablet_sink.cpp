@@ -54,7 +54,8 @@ bool schema_lookup(Actor& a, World& w, int t, int table, int cn, long long txn, 
                            std::to_string(w.now_step()) + ": the schema lookup of " +
                            w.table_text(table) +
                            " answered TABLE_NOT_EXIST (table not found, may be dropped) while its "
-                           "owner is live");
+                           "owner is live",
+                       sink_name + " " + std::string(label) + ": " + w.table_text(table));
   return false;
 }
 
