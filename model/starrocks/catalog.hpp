@@ -7,6 +7,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 
 #include <cstddef>
@@ -37,6 +38,11 @@ struct TableInfo {
   std::size_t e2a_step = 0;      // step of the E2a that made its session's entry (true time)
   std::size_t own_e2a_step = 0;  // step of this table's own E2a (later than e2a_step for a
                                  // session's later tables: createTime stays the first's)
+
+  /// The state fingerprint's part (explorer/fingerprint.hpp). The E2a steps are history: only
+  /// their order against a running cleaner pass's C1 matters (a coverage goal of D2), which the
+  /// cleaner's locals write (World::write_created_after).
+  void fingerprint(StateHasher& h) const { h << id << name << session << key << drop_infos; }
 };
 
 class Catalog {
@@ -106,6 +112,12 @@ class Catalog {
   const std::set<int>& present() const { return present_; }
   TableInfo& info(int table) { return tables_.at(table); }
   const TableInfo& info(int table) const { return tables_.at(table); }
+  /// Every table ever created, by id.
+  const std::map<int, TableInfo>& tables() const { return tables_; }
+
+  /// The state fingerprint's part: which tables are in CAT and every table created (the keys,
+  /// ids and declarations are fixed by the config).
+  void fingerprint(StateHasher& h) const { h << present_ << tables_; }
 
  private:
   void declare(Execution& ex, const std::string& session, const std::string& key, int table) {

@@ -7,15 +7,24 @@
 // U1..U3 are the world's initial state (world.cpp). With `end: abnormal` the connection drops at
 // U4a and no CLEAN TEMPORARY TABLE follows; with `end: never` the session stays connected.
 // Promises: the session's owner is live from U2 until U4a.
+// Locals (state fingerprints): the table being created (k) and the locals of the leader's
+// operations it runs (E2a..E2c, D1..D4).
 #include "model/starrocks/actors.hpp"
 
 namespace interleave::model {
 
 namespace {
 
+struct ClientLocals {
+  int k = 0;  // U3: the table created
+  AddTableLocals add;
+  CleanLocals clean;
+  void fingerprint(StateHasher& h) const { h << k << add << clean; }
+};
+
 // U4a, and with a clean end U4b (ConnectScheduler.unregisterConnection, then
 // ConnectContext.cleanTemporaryTable).
-void end_session(Actor& a, World& w, int c) {
+void end_session(Actor& a, World& w, int c, ClientLocals& l) {
   const ClientConfig& cc = w.client_cfg(c);
   const int f = cc.frontend;
   const std::string& session = cc.name;
@@ -44,7 +53,7 @@ void end_session(Actor& a, World& w, int c) {
   }
   World::note(
       a, [&] { return "CLEAN TEMPORARY TABLE ON SESSION " + session + " sent to the leader"; });
-  clean_temporary_tables(a, w, session, false, 0, 0);
+  clean_temporary_tables(a, w, session, false, 0, 0, l.clean);
 }
 
 }  // namespace
@@ -53,8 +62,10 @@ void client_session(Actor& a, World& w, int c) {
   const ClientConfig& cc = w.client_cfg(c);
   const int f = cc.frontend;
   const std::string session = cc.name;
+  ClientLocals l;
+  a.declare_locals(l);
   if (cc.existing == ClientStart::kAlive) {
-    end_session(a, w, c);
+    end_session(a, w, c, l);
     return;
   }
   a.step("U1", {});
@@ -71,12 +82,13 @@ void client_session(Actor& a, World& w, int c) {
   World::note(a, [&] {
     return "ConnectScheduler of " + frontend_name(cc.frontend) + ": register " + session;
   });
-  for (int k = 1; k <= cc.temp_tables; ++k) {
-    const int table = create_table(a, w, "U3", session, client_table_name(cc.name, k), f);
-    add_temporary_table(a, w, session, table, f);
+  for (l.k = 1; l.k <= cc.temp_tables; ++l.k) {
+    const int table = create_table(a, w, "U3", session, client_table_name(cc.name, l.k), f);
+    add_temporary_table(a, w, session, table, f, l.add);
   }
+  l.k = 0;
   if (cc.end == ClientEnd::kNever) return;  // it stays connected
-  end_session(a, w, c);
+  end_session(a, w, c, l);
 }
 
 }  // namespace interleave::model

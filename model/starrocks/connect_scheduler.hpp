@@ -7,6 +7,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/config.hpp"
 
@@ -42,6 +43,9 @@ class ConnectScheduler {
   const std::set<std::string>& sessions(int fe) const {
     return sessions_[static_cast<std::size_t>(fe)];
   }
+
+  /// The state fingerprint's part: the sessions registered on each FE.
+  void fingerprint(StateHasher& h) const { h << sessions_; }
 
   /// The state dump's "CS_<fe>" entries.
   void dump(nlohmann::json& j) const {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/config.hpp"
 
@@ -26,6 +27,8 @@ struct JournalEntry {
   int table = -1;
   std::string session;
   int follower = 0;  // the follower whose replayer applies it (its session's client's FE), or 0
+
+  void fingerprint(StateHasher& h) const { h << kind << table << session << follower; }
 };
 
 class EditLog {
@@ -58,6 +61,11 @@ class EditLog {
   /// A TaskRunState entry (skipped by every replayer: not declared).
   void append_task_run_state() { entries_.push_back({JournalKind::kTaskRunState, -1, "", 0}); }
   const std::vector<JournalEntry>& entries() const { return entries_; }
+
+  /// The state fingerprint's part: the entries, in journal order (the replayers' cursors index
+  /// them). The appends no replayer reads (TaskRunState, other sessions') are written too: they
+  /// move the cursors' positions.
+  void fingerprint(StateHasher& h) const { h << entries_; }
 
  private:
   std::vector<ObjectId> id_;                // J[f] per follower with clients, else kNoObject

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/config.hpp"
 
@@ -28,6 +29,9 @@ class FeClocks {
   Tick tick(int fe) { return ++now_[static_cast<std::size_t>(fe)]; }
   /// FE `fe`'s current time.
   Tick now(int fe) const { return now_[static_cast<std::size_t>(fe)]; }
+
+  /// The state fingerprint's part: every FE's time (createTimes and startTimes compare them).
+  void fingerprint(StateHasher& h) const { h << now_; }
 
  private:
   ObjectId id(int fe) const { return id_[static_cast<std::size_t>(fe)]; }

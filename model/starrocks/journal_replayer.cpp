@@ -6,19 +6,33 @@
 // changes nothing any step reads (docs/model.md, "Journal"). It stops after the last
 // CreateTableInfo of its clients' sessions: later entries change nothing the model observes.
 // Promises: entries are applied in journal order, each once.
+// Locals (state fingerprints): the cursor in J and the creations replayed (`expected` is fixed by
+// the config and the FE, which the actor's name gives).
 #include "model/starrocks/actors.hpp"
 
 #include <optional>
 
 namespace interleave::model {
 
+namespace {
+
+struct ReplayerLocals {
+  std::size_t cursor = 0;  // the next entry of J to look at
+  int replayed = 0;        // CreateTableInfo entries replayed
+  void fingerprint(StateHasher& h) const { h << cursor << replayed; }
+};
+
+}  // namespace
+
 void journal_replayer(Actor& a, World& w, int fe) {
+  ReplayerLocals l;
+  a.declare_locals(l);
   const std::vector<JournalEntry>& journal = w.journal.entries();
   int expected = 0;
   for (const auto& cc : w.cfg.actors.clients)  // the creations before the scenario are replayed
     if (cc.frontend == fe && cc.existing == ClientStart::kInScenario) expected += cc.temp_tables;
-  std::size_t cursor = 0;
-  int replayed = 0;
+  std::size_t& cursor = l.cursor;
+  int& replayed = l.replayed;
   auto apply = [&](const JournalEntry& je) {
     if (je.kind == JournalKind::kCreateTable) {
       w.ttm.replay_create(fe, je.session, je.table, w.clocks);

@@ -45,8 +45,8 @@ int create_table(Actor& a, World& w, Label label, const std::string& session,
   return id;
 }
 
-void add_temporary_table(Actor& a, World& w, const std::string& session, int table,
-                         int session_fe) {
+void add_temporary_table(Actor& a, World& w, const std::string& session, int table, int session_fe,
+                         AddTableLocals& l) {
   const Policy& pol = w.cfg.policy;
   const int clock_fe = pol.create_time_clock == CreateTimeClock::kSessionFrontend ? session_fe : 0;
   TableInfo& info = w.cat.info(table);
@@ -105,10 +105,11 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
                            ") returned null (D4 removed the session after E2a): "
                            "NullPointerException while adding " +
                            w.table_text(table) + ", which is already in CAT");
-  const std::size_t held = w.ttm.index_of(*got);
+  l.held = w.ttm.index_of(*got);
   // The held entry is the session's (attached or removed by D4 since): TTM_L[s] covers both.
   a.step("E2c", {w.ttm.read_row(session), w.ttm.update_tables(session), w.cat.read_table(table)});
-  TtmEntry& e = w.ttm.entry(held);
+  TtmEntry& e = w.ttm.entry(*l.held);
+  l.held.reset();
   e.tables.insert(table);
   World::note(a, [&] {
     return "add temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
@@ -124,9 +125,12 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
 }
 
 void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool by_cleaner,
-                            std::size_t pass_start, int pass) {
+                            std::size_t pass_start, int pass, CleanLocals& l) {
+  l = CleanLocals{};
+  std::vector<int>& tables = l.tables;
+  // The tables whose catalog drop threw (left in CAT and in the entry).
+  std::set<int>& failed = l.failed;
   a.step("D1", {w.ttm.read_row(session), w.ttm.read_tables(session)});
-  std::vector<int> tables;
   if (TtmEntry* e = w.ttm.get(session)) tables.assign(e->tables.begin(), e->tables.end());
   World::note(a, [&] {
     std::string s = by_cleaner ? "cannot find alive session " + session +
@@ -136,8 +140,8 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
       s += (i ? ", " : "") + w.cat.info(tables[i]).name;
     return s + "]";
   });
-  std::set<int> failed;  // tables whose catalog drop threw (left in CAT and in the entry)
-  for (int id : tables) {
+  for (; l.next < tables.size(); ++l.next) {
+    const int id = tables[l.next];
     Op d2("D2", {w.cat.update_table(id)});
     w.journal.add_append(d2, session);
     w.observe_owner(d2, session);
@@ -175,7 +179,8 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
           w.properties.found(a, inv::kLiveOwnerTableDropped,
                              "the TemporaryTableCleaner (pass " + std::to_string(pass) +
                                  ", D2 at step " + std::to_string(w.now_step()) + ") dropped " +
-                                 w.table_text(id) + " while its owner is live");
+                                 w.table_text(id) + " while its owner is live",
+                             "pass " + std::to_string(pass) + ": " + w.table_text(id));
         if (o.kind == Owner::Kind::kTaskRun && w.scheduler.task(o.index).killed && !o.finalized)
           a.cover(goal::kKilledRunTableDropped);
         if (info.e2a_step > pass_start) a.cover(goal::kDroppedTableCreatedAfterStart);
@@ -218,7 +223,8 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
                        "the TemporaryTableCleaner (pass " + std::to_string(pass) +
                            ") found session " + session +
                            " dead and old enough and cleaned it, but after its D4 (step " +
-                           std::to_string(w.now_step()) + ") CAT still holds " + which);
+                           std::to_string(w.now_step()) + ") CAT still holds " + which,
+                       "pass " + std::to_string(pass) + ": session " + session + ": " + which);
   };
   if (const std::optional<std::size_t> removed = w.ttm.remove(session)) {
     World::note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });

@@ -5,6 +5,8 @@
 // client) until its E7, the next attempt's E1, K, or U4a.
 #pragma once
 
+#include "explorer/fingerprint.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -19,6 +21,10 @@ struct Owner {
   bool live = false;
   bool staged = false;     // task run: its E2 created the staging table
   bool finalized = false;  // task run: its finalize began (E6a)
+
+  void fingerprint(StateHasher& h) const {
+    h << kind << index << attempt << live << staged << finalized;
+  }
 };
 
 class Owners {
@@ -27,6 +33,9 @@ class Owners {
   Owner& at(const std::string& session) { return owners_.at(session); }
   const Owner& at(const std::string& session) const { return owners_.at(session); }
   bool live(const std::string& session) const { return owners_.at(session).live; }
+
+  /// The state fingerprint's part: every owner, by session.
+  void fingerprint(StateHasher& h) const { h << owners_; }
 
  private:
   std::map<std::string, Owner> owners_;

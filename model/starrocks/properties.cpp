@@ -73,12 +73,27 @@ void Properties::install(Execution& ex,
   }
 }
 
-void Properties::found(Actor& a, const Fact& property, std::string message) {
+void Properties::found(Actor& a, const Fact& property, std::string message, std::string subject) {
   if (property.kind == FactKind::kAtStep) a.violation(property.name, std::move(message));
   if (property.kind != FactKind::kFoundAtStep)
     throw std::logic_error("found() of '" + std::string(property.name) +
                            "', which is not checked at a step");
-  found_.push_back({&property, std::move(message), a.execution().current_step().value_or(0)});
+  found_.push_back({&property, std::move(message), std::move(subject),
+                    a.execution().current_step().value_or(0)});
+}
+
+void Properties::fingerprint(StateHasher& h) const {
+  for (const Fact* property : kEndOfExecutionOrder) {
+    if (property->kind != FactKind::kFoundAtStep) continue;
+    const Found* first = nullptr;
+    for (const Found& f : found_)
+      if (f.property == property) {
+        first = &f;
+        break;
+      }
+    h << (first != nullptr);
+    if (first != nullptr) h << first->subject;
+  }
 }
 
 }  // namespace interleave::model

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -215,13 +216,23 @@ class Properties {
   void install(Execution& ex, std::vector<std::pair<const Fact*, std::function<Check()>>> at_end);
   /// The current step of `a` violates `property`: a kAtStep property ends the execution here
   /// (found() does not return); a kFoundAtStep one is reported when the execution ends.
-  void found(Actor& a, const Fact& property, std::string message);
+  /// `subject`: what of the state decides the message (which table, pass, session...), without
+  /// its step numbers: the state fingerprint writes it instead of the message (a kAtStep
+  /// property ends the execution: it needs none).
+  void found(Actor& a, const Fact& property, std::string message, std::string subject = {});
+
+  /// The state fingerprint's part: per kFoundAtStep property, in kEndOfExecutionOrder, whether
+  /// it was found and the subject of its first finding (the one reported). Not the step that
+  /// found it nor the message's step numbers (history): executions that found the same violation
+  /// at different steps merge, and the first explored reports it.
+  void fingerprint(StateHasher& h) const;
 
  private:
   struct Found {
     const Fact* property;
     std::string message;
-    std::size_t step;  // the step that found it (reported as the violation's found_at)
+    std::string subject;  // what of the state decides the message (found())
+    std::size_t step;     // the step that found it (reported as the violation's found_at)
   };
   std::vector<Found> found_;
 };

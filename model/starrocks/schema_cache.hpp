@@ -4,6 +4,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/config.hpp"
 
@@ -34,6 +35,9 @@ class SchemaCaches {
     return cached_[static_cast<std::size_t>(cn)].count(table) != 0;
   }
   void cache(int cn, int table) { cached_[static_cast<std::size_t>(cn)].insert(table); }
+
+  /// The state fingerprint's part: the cached schemas of each CN.
+  void fingerprint(StateHasher& h) const { h << cached_; }
 
  private:
   std::vector<std::map<std::string, ObjectId>> id_;  // SCH_cn[k], per CN and table key

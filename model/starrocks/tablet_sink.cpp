@@ -7,6 +7,8 @@
 // dropped") fails the load without retry, as storage/lake/table_schema_service.cpp does.
 // Promises: a failed N2 skips N3; sink_table_not_found is found at N2/N3 when the table's owner is
 // live, observed through its objects.
+// Locals (state fingerprints): rows, built, ok. The run, table and CN are the actor name's (the
+// plan names a sink by run, attempt, insert and CN); the txn id is history (descriptions only).
 #include "model/starrocks/actors.hpp"
 
 namespace interleave::model {
@@ -54,7 +56,8 @@ bool schema_lookup(Actor& a, World& w, int t, int table, int cn, long long txn, 
                            std::to_string(w.now_step()) + ": the schema lookup of " +
                            w.table_text(table) +
                            " answered TABLE_NOT_EXIST (table not found, may be dropped) while its "
-                           "owner is live");
+                           "owner is live",
+                       sink_name + " " + std::string(label) + ": " + w.table_text(table));
   return false;
 }
 
@@ -62,10 +65,18 @@ bool schema_lookup(Actor& a, World& w, int t, int table, int cn, long long txn, 
 
 void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
                  const std::string& name) {
+  struct Locals {
+    bool rows = false;
+    bool built = false;
+    bool ok = true;
+    void fingerprint(StateHasher& h) const { h << rows << built << ok; }
+  } l;
+  a.declare_locals(l);
   // Opening the tablet touches nothing shared: it is no step of its own (the lookup notes it).
-  const bool rows = w.tablets_get_rows(t);
-  bool built = false;
-  bool ok = true;
+  l.rows = w.tablets_get_rows(t);
+  const bool rows = l.rows;
+  bool& built = l.built;
+  bool& ok = l.ok;
   if (rows) {
     ok = schema_lookup(a, w, t, table, cn, txn, "N2", rows, name);
     built = ok;

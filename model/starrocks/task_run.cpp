@@ -18,6 +18,10 @@
 //   future, Y4 SYNC.remove.
 // Promises: at most one DropInfo per table (E6b drops only what is still in CAT); the
 // owner of an attempt is live from its E1 until E7 or the next attempt's E1, unless killed.
+// Locals (state fingerprints): the executor's attempt, its result so far (ok, the error E7
+// states), whether a finalize was skipped, the attempt's staging tables and its positions (the
+// CTE g, the iteration i, the table k being dropped), the entry E2b got; the sync caller has none
+// (its run is its name's). The insert's txn id is history (descriptions only).
 #include "model/starrocks/actors.hpp"
 
 #include <vector>
@@ -25,6 +29,22 @@
 namespace interleave::model {
 
 namespace {
+
+// What the executor keeps from one step to the next.
+struct TaskRunLocals {
+  int attempt = 0;
+  bool ok = false;
+  std::string error;  // the attempt's error: E7 states it (the run's outcome)
+  bool finalize_skipped = false;
+  std::vector<int> tables;  // the attempt's staging tables
+  int g = 0;                // the recursive CTE prepared (E2..E4)
+  int i = 0;                // its iteration (E4)
+  std::size_t k = 0;        // the staging table dropped (E6a..E6c)
+  AddTableLocals add;       // E2a..E2c
+  void fingerprint(StateHasher& h) const {
+    h << attempt << ok << error << finalize_skipped << tables << g << i << k << add;
+  }
+};
 
 // One INSERT into the staging table (E3 anchor, E4 iteration `level`): plan it, let a tablet sink
 // on each CN write and finish, wait for their reports. False (with `error`) if it failed.
@@ -83,13 +103,23 @@ void task_run(Actor& a, World& w, int t) {
   const TaskRunConfig& tc = w.task_cfg(t);
   TaskRunScheduler& sched = w.scheduler;
   TaskRun& tr = sched.task(t);
-  std::string error;
-  bool ok = false;
-  bool finalize_skipped = false;
-  for (int attempt = 1; attempt <= 1 + tc.retries; ++attempt) {
+  TaskRunLocals l;
+  a.declare_locals(l);
+  std::string& error = l.error;
+  bool& ok = l.ok;
+  std::vector<int>& tables = l.tables;
+  for (l.attempt = 1; l.attempt <= 1 + tc.retries; ++l.attempt) {
+    const int attempt = l.attempt;
+    // A new attempt's locals (set here, before E1, so that every attempt's E1 sees the same; E1
+    // does not read them).
+    error.clear();
+    ok = true;
+    tables.clear();
+    l.g = l.i = 0;
+    l.k = 0;
     a.step("E1", {sched.write_runctx(t)});
     if (!tr.session.empty()) w.owners.at(tr.session).live = false;
-    const std::string session = task_run_session(tc.name, attempt);
+    const std::string session = task_run_session(tc.name, attempt);  // the attempt's (l.attempt)
     tr.session = session;
     tr.attempt = attempt;
     Owner o;
@@ -106,16 +136,15 @@ void task_run(Actor& a, World& w, int t) {
     // prepareRecursiveCTE: per recursive CTE, its staging table (E2, E2a..E2c), the start
     // statement (E3) and the iterations (E4); all the tables are the one session's.
     const bool warn = w.cfg.policy.recursive_cte_errors == RecursiveCteErrors::kWarnAndContinue;
-    std::vector<int> tables;
-    error.clear();
-    ok = true;
     tr.iterations_run = 0;
     tr.iteration_failed = 0;
     tr.outer_ran = false;
-    for (int g = 1; ok && g <= tc.staging_tables; ++g) {
+    for (l.g = 1; ok && l.g <= tc.staging_tables; ++l.g) {
+      const int g = l.g;
+      l.i = 0;
       const int table = create_table(a, w, "E2", session, "", 0, g);
       w.owners.at(session).staged = true;
-      add_temporary_table(a, w, session, table, 0);
+      add_temporary_table(a, w, session, table, 0, l.add);
       tables.push_back(table);
       std::string e;
       if (!insert(a, w, t, attempt, session, table, "E3", g, 0, e)) {
@@ -132,7 +161,8 @@ void task_run(Actor& a, World& w, int t) {
                     [&] { return "WARN " + msg + " (prepare returns, the outer statement runs)"; });
         break;
       }
-      for (int i = 1; i <= tc.iterations; ++i) {
+      for (l.i = 1; l.i <= tc.iterations; ++l.i) {
+        const int i = l.i;
         ++tr.iterations_run;
         const bool loaded = insert(a, w, t, attempt, session, table, "E4", g, i, e);
         if (!loaded && tr.iteration_failed == 0) tr.iteration_failed = i;
@@ -184,9 +214,9 @@ void task_run(Actor& a, World& w, int t) {
     }
 
     // finalizeRecursiveCTE: skipped when recursive_cte_finalize_temporal_table is false.
-    if (!tc.finalize_temporal_table) finalize_skipped = true;
-    for (std::size_t k = 0; tc.finalize_temporal_table && k < tables.size(); ++k) {
-      const int table = tables[k];
+    if (!tc.finalize_temporal_table) l.finalize_skipped = true;
+    for (l.k = 0; tc.finalize_temporal_table && l.k < tables.size(); ++l.k) {
+      const int table = tables[l.k];
       const std::string& name = w.cat.info(table).name;
       // DROP TEMPORARY TABLE IF EXISTS ... FORCE: MetadataMgr.dropTemporaryTable in three steps.
       // E6a resolves the name in the session's entry (TemporaryTableMgr.getTable). finalized is
@@ -244,7 +274,7 @@ void task_run(Actor& a, World& w, int t) {
     if (ok) break;
   }
   a.step("E7", {sched.update_future(t)});
-  if (finalize_skipped) a.cover(goal::kFinalizeSkipped);
+  if (l.finalize_skipped) a.cover(goal::kFinalizeSkipped);
   tr.outcome = ok ? "" : error;
   if (!tr.session.empty()) w.owners.at(tr.session).live = false;
   tr.finished = true;
@@ -262,6 +292,7 @@ void task_run(Actor& a, World& w, int t) {
 }
 
 void sync_submit(Actor& a, World& w, int t) {
+  a.declare_no_locals();
   TaskRunScheduler& sched = w.scheduler;
   a.step("Y1", {sched.update_pend()});
   sched.pending().push_back(t);

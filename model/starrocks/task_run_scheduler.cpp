@@ -12,16 +12,32 @@
 //   the run itself only notices at its next statement.
 // Promises: runs are dispatched and reaped in PEND order; a run's executor is spawned once, with
 // the plan's name.
+// Locals (state fingerprints): the dispatcher's runs dispatched (the last is the one between its
+// S2a and S3) and its positions in the two loops; the kill has none (its run is its name's).
 #include "model/starrocks/actors.hpp"
 
 #include <vector>
 
 namespace interleave::model {
 
+namespace {
+
+// What the dispatcher keeps from one step to the next.
+struct DispatcherLocals {
+  std::size_t i = 0;            // the run being dispatched
+  std::vector<int> dispatched;  // in PEND order; the last one's S2b/S3 may be pending
+  std::size_t reaped = 0;       // the run whose S1 is pending
+  void fingerprint(StateHasher& h) const { h << i << dispatched << reaped; }
+};
+
+}  // namespace
+
 void task_run_scheduler(Actor& a, World& w) {
   TaskRunScheduler& sched = w.scheduler;
   const std::size_t n = w.cfg.actors.task_runs.size();
-  std::vector<int> dispatched;
+  DispatcherLocals l;
+  a.declare_locals(l);
+  std::vector<int>& dispatched = l.dispatched;
   auto start = [&](int t) {
     sched.task(t).executor = a.spawn(w.plan.task_run(t), [&w, t](Actor& e) { task_run(e, w, t); });
     World::note(a, [&] { return "start the executor of task run " + w.task_cfg(t).name; });
@@ -33,7 +49,7 @@ void task_run_scheduler(Actor& a, World& w) {
     World::note(a,
                 [&] { return "journal task run " + w.task_cfg(t).name + ": PENDING -> RUNNING"; });
   };
-  for (std::size_t i = 0; i < n; ++i) {
+  for (l.i = 0; l.i < n; ++l.i) {
     if (w.cfg.policy.dispatch_order == DispatchOrder::kStartThenRegister) {
       a.wait_until("S2a", {sched.update_pend()}, [&sched] { return !sched.pending().empty(); });
       const int t = sched.pending().front();
@@ -61,7 +77,8 @@ void task_run_scheduler(Actor& a, World& w) {
       journal_running(t);
     }
   }
-  for (int t : dispatched) {
+  for (l.reaped = 0; l.reaped < dispatched.size(); ++l.reaped) {
+    const int t = dispatched[l.reaped];
     // checkRunningTaskRun: the future is done and, for a run still in RUN, its state is final (a
     // graceful kill completes the future before the executor sets the state at E7).
     a.wait_until("S1", {sched.read_future(t), sched.update_run()}, [&sched, t] {
@@ -82,6 +99,7 @@ void task_run_scheduler(Actor& a, World& w) {
 }
 
 void kill_task_run(Actor& a, World& w, int t) {
+  a.declare_no_locals();
   TaskRunScheduler& sched = w.scheduler;
   const bool force = w.task_cfg(t).kill == KillMode::kForce;
   // A graceful kill only reads RUN (to find the run there).

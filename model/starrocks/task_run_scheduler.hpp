@@ -10,6 +10,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/config.hpp"
 
@@ -46,6 +47,14 @@ struct TaskRun {
   int iteration_failed = 0;  // the first iteration whose insert failed (0: none)
   bool outer_ran = false;    // E5 ran
   std::string outcome;       // E7: "" (SUCCESS) or the error the run FAILED with
+
+  /// The state fingerprint's part: every field (the ghost ones too: tests probe them at the end,
+  /// and the error texts are decided by state, not history). The executor's id is fixed by the
+  /// actor's name, which the engine's part of the fingerprint writes.
+  void fingerprint(StateHasher& h) const {
+    h << session << attempt << killed << killed_attempt << future << finished << reports << failure
+      << executor << iterations_run << iteration_failed << outer_ran << outcome;
+  }
 };
 
 /// The three maps a cleaner pass may read in C3.
@@ -106,6 +115,11 @@ class TaskRunScheduler {
     if (m == TaskRunMap::kPending) return {pend_.begin(), pend_.end()};
     if (m == TaskRunMap::kRunning) return {run_.begin(), run_.end()};
     return {sync_.begin(), sync_.end()};
+  }
+
+  /// The state fingerprint's part: PEND (in order), RUN, SYNC and every run's values.
+  void fingerprint(StateHasher& h) const {
+    h << std::vector<int>(pend_.begin(), pend_.end()) << run_ << sync_ << tasks_;
   }
 
   /// The state dump's "PEND", "RUN" and "SYNC" (run names).

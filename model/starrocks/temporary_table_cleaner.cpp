@@ -9,9 +9,13 @@
 // but those to a down FE (cluster.down_frontends), which fail in every pass.
 // Promises: C3 reads each map in one step and each run's runCtx in its own step (a weakly
 // consistent iteration); C4's goals observe owners only through progress(t) and CS_f[c].
+// Locals (state fingerprints): the pass and whether it is the sweep, and within a pass its
+// startTime, the alive set, the positions of C2, C3 and the dead-session loop, and the order of
+// the E2a's against its C1 (not the C1's step index: history).
 #include "model/starrocks/actors.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <utility>
 #include <vector>
@@ -20,8 +24,39 @@ namespace interleave::model {
 
 namespace {
 
+// What a pass keeps from one step to the next.
+struct PassLocals {
+  bool started = false;        // C1 ran: start and start_step are set
+  Tick start = 0;              // startTime (C1)
+  std::size_t start_step = 0;  // C1's step (written as the order of the E2a's against it)
+  std::set<std::string> alive;
+  int fe = 0;                     // C2: the FE asked
+  std::size_t c3_source = 0;      // C3: the map read (PEND, RUN, SYNC)
+  std::vector<int> c3_runs;       // C3: the runs in that map
+  std::size_t c3_next = 0;        // C3: the run whose runCtx is read
+  std::vector<std::string> dead;  // C4: the sessions to clean
+  std::size_t next_dead = 0;      // the one being cleaned (D1..D4)
+  CleanLocals clean;
+};
+
+struct CleanerLocals {
+  explicit CleanerLocals(const World& world) : w(world) {}
+  const World& w;  // for the E2a's order (not written)
+  int pass = 0;  // 1, 2, ... (the sweep pass: passes + 1)
+  bool sweep = false;
+  PassLocals p;  // of the current pass (reset between passes)
+  // The sweep's joins need nothing: each names the actor it waits for.
+  void fingerprint(StateHasher& h) const {
+    h << pass << sweep << p.started << p.start << p.alive << p.fe << p.c3_source << p.c3_runs
+      << p.c3_next << p.dead << p.next_dead << p.clean;
+    // D2's coverage goals compare the E2a's steps with C1's.
+    if (p.started) w.write_created_after(h, p.start_step);
+  }
+};
+
 // C3: adds the runCtx sessions of the runs in the maps the policy names to `alive`.
-void c3_task_runs(Actor& a, World& w, std::set<std::string>& alive) {
+void c3_task_runs(Actor& a, World& w, PassLocals& pl) {
+  std::set<std::string>& alive = pl.alive;
   const Liveness& l = w.cfg.policy.liveness;
   struct Source {
     bool on;
@@ -31,17 +66,21 @@ void c3_task_runs(Actor& a, World& w, std::set<std::string>& alive) {
   const Source sources[] = {{l.pending_task_runs, TaskRunMap::kPending, "PEND"},
                             {l.async_task_runs, TaskRunMap::kRunning, "RUN"},
                             {l.sync_task_runs, TaskRunMap::kSync, "SYNC"}};
-  for (const Source& src : sources) {
+  for (pl.c3_source = 0; pl.c3_source < std::size(sources); ++pl.c3_source) {
+    const Source& src = sources[pl.c3_source];
     if (!src.on) continue;
+    pl.c3_runs.clear();
     a.step("C3", {w.scheduler.read_map(src.map)});
-    const std::vector<int> runs = w.scheduler.runs_in(src.map);
+    pl.c3_runs = w.scheduler.runs_in(src.map);
+    const std::vector<int>& runs = pl.c3_runs;
     World::note(a, [&] {
       std::string s = std::string("task runs in ") + src.name + ": [";
       for (std::size_t i = 0; i < runs.size(); ++i)
         s += (i ? ", " : "") + w.task_cfg(runs[i]).name;
       return s + "]";
     });
-    for (int t : runs) {
+    for (pl.c3_next = 0; pl.c3_next < runs.size(); ++pl.c3_next) {
+      const int t = runs[pl.c3_next];
       a.step("C3", {w.scheduler.read_runctx(t), w.scheduler.read_progress(t)});
       const std::string& s = w.scheduler.task(t).session;
       if (s.empty()) {
@@ -58,13 +97,18 @@ void c3_task_runs(Actor& a, World& w, std::set<std::string>& alive) {
       });
     }
   }
+  pl.c3_source = 0;
+  pl.c3_runs.clear();
+  pl.c3_next = 0;
 }
 
 // C2 on every FE: adds the sessions each answers to `alive`. False when the pass aborts, with
 // `failed` the FE whose RPC failed.
-bool c2_list_sessions(Actor& a, World& w, bool sweep, std::set<std::string>& alive, int& failed) {
+bool c2_list_sessions(Actor& a, World& w, bool sweep, PassLocals& pl, int& failed) {
   const Policy& pol = w.cfg.policy;
-  for (int f = 0; f < w.cfg.cluster.frontends; ++f) {
+  std::set<std::string>& alive = pl.alive;
+  for (pl.fe = 0; pl.fe < w.cfg.cluster.frontends; ++pl.fe) {
+    const int f = pl.fe;
     // listSessions(f) reads CS_f (the rows of the clients of f, the only sessions it can hold)
     // and, for each of its sessions, whether TTM_f has it; on a follower also whether TTM_L has
     // it (a coverage goal). With many clients on one FE that is more than an Op holds inline: a
@@ -119,33 +163,36 @@ bool c2_list_sessions(Actor& a, World& w, bool sweep, std::set<std::string>& ali
       return s + "]";
     });
   }
+  pl.fe = 0;
   return true;
 }
 
-void pass(Actor& a, World& w, int pass, bool sweep) {
+// One pass; `l` (the cleaner's PassLocals) starts afresh.
+void pass(Actor& a, World& w, int pass, bool sweep, PassLocals& l) {
   const Policy& pol = w.cfg.policy;
   const std::string pass_name = sweep ? "sweep pass" : "pass " + std::to_string(pass);
-  Tick start = 0;
-  std::size_t start_step = 0;
-  std::set<std::string> alive;
+  const Tick& start = l.start;
+  const std::size_t& start_step = l.start_step;
+  std::set<std::string>& alive = l.alive;
 
   if (pol.has_task_liveness() && pol.task_run_snapshot == TaskRunSnapshot::kBeforeStartTime)
-    c3_task_runs(a, w, alive);
+    c3_task_runs(a, w, l);
   a.step("C1", {w.clocks.update_clock(0)});
-  start = w.clocks.tick(0);
-  start_step = w.now_step();
+  l.start = w.clocks.tick(0);
+  l.start_step = w.now_step();
+  l.started = true;
   if (sweep) w.sweep_start = start_step;
   World::note(a, [&] {
     return "TemporaryTableCleaner " + pass_name + " starts: startTime = " + std::to_string(start);
   });
   int failed = -1;
-  if (pol.liveness.client_sessions && !c2_list_sessions(a, w, sweep, alive, failed)) {
+  if (pol.liveness.client_sessions && !c2_list_sessions(a, w, sweep, l, failed)) {
     if (sweep) w.sweep_aborted_at = failed;
     return;
   }
   ++w.passes_completed;
   if (pol.has_task_liveness() && pol.task_run_snapshot == TaskRunSnapshot::kAfterStartTime)
-    c3_task_runs(a, w, alive);
+    c3_task_runs(a, w, l);
 
   // The snapshot reads TTM_L's keys and their createTimes (fixed when a key is added): the row
   // of every session. The coverage goals below also observe the owners of the snapshotted
@@ -166,7 +213,8 @@ void pass(Actor& a, World& w, int pass, bool sweep) {
            std::to_string(snapshot[i].second) + ")";
     return s + "]";
   });
-  std::vector<std::string> dead;
+  // The snapshot is used in C4's step only; the sessions to clean outlive it.
+  std::vector<std::string>& dead = l.dead;
   for (const auto& [s, create_time] : snapshot) {
     const Owner& o = w.owners.at(s);
     const bool old_enough = create_time < start;
@@ -186,8 +234,8 @@ void pass(Actor& a, World& w, int pass, bool sweep) {
     }
     dead.push_back(s);
   }
-  for (const std::string& s : dead)
-    clean_temporary_tables(a, w, s, true, start_step, pass);
+  for (l.next_dead = 0; l.next_dead < dead.size(); ++l.next_dead)
+    clean_temporary_tables(a, w, dead[l.next_dead], true, start_step, pass, l.clean);
   if (sweep) {
     w.sweep_completed = true;
     a.cover(goal::kSweepPassCompleted);
@@ -198,8 +246,12 @@ void pass(Actor& a, World& w, int pass, bool sweep) {
 
 void temporary_table_cleaner(Actor& a, World& w) {
   const CleanerConfig& cc = w.cfg.actors.cleaner;
-  for (int p = 1; p <= cc.passes; ++p)
-    pass(a, w, p, false);
+  CleanerLocals l(w);
+  a.declare_locals(l);
+  for (l.pass = 1; l.pass <= cc.passes; ++l.pass) {
+    pass(a, w, l.pass, false, l.p);
+    l.p = PassLocals{};
+  }
   if (!cc.sweep) return;
   // The daemon keeps running: its next pass after every owner has ended is the sweep pass. The
   // waits are the fixed delay of the daemon (labelled C1: they lead to the sweep pass's C1).
@@ -212,7 +264,9 @@ void temporary_table_cleaner(Actor& a, World& w) {
     for (const TaskRun& t : w.scheduler.tasks())
       if (t.executor != kNoActor) a.join("C1", t.executor);
   }
-  pass(a, w, cc.passes + 1, true);
+  l.pass = cc.passes + 1;
+  l.sweep = true;
+  pass(a, w, l.pass, true, l.p);
 }
 
 }  // namespace interleave::model

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/fe_clocks.hpp"
 
@@ -31,6 +32,10 @@ struct TtmEntry {
   std::size_t created_step = 0;  // true time of its creation (the execution's step index)
   std::set<int> tables;
   bool attached = true;
+
+  /// The state fingerprint's part. created_step is history: only its order against a running
+  /// cleaner pass's C1 matters, which the cleaner's locals write (World::write_created_after).
+  void fingerprint(StateHasher& h) const { h << create_time << tables << attached; }
 };
 
 class TemporaryTableMgr {
@@ -76,6 +81,8 @@ class TemporaryTableMgr {
   }
   /// An entry by index (attached or not).
   TtmEntry& entry(std::size_t index) { return entries_[index]; }
+  /// Every entry ever made, by index (removed ones detached).
+  const std::vector<TtmEntry>& entries() const { return entries_; }
   std::size_t index_of(const TtmEntry& e) const {
     return static_cast<std::size_t>(&e - entries_.data());
   }
@@ -121,6 +128,17 @@ class TemporaryTableMgr {
     auto& f = followers_[static_cast<std::size_t>(fe)];
     auto it = f.find(s);
     if (it != f.end()) it->second.tables.erase(table);
+  }
+
+  /// The state fingerprint's part: TTM_L's index and every entry by index (an actor between E2b
+  /// and E2c holds an index: detached entries stay), and each follower's replayed copy.
+  void fingerprint(StateHasher& h) const {
+    h << index_ << entries_ << followers_.size();
+    for (const auto& f : followers_) {
+      h << f.size();
+      for (const auto& [s, e] : f)
+        h << s << e.create_time << e.tables;
+    }
   }
 
   /// The state dump's "TTM_L" and "TTM_<follower>" entries.

@@ -56,6 +56,18 @@ std::string World::table_text(int table) const {
          t.session + ", owner " + owner_text(t.session);
 }
 
+void World::fingerprint(StateHasher& h) const {
+  h << cat << ttm << cs << scheduler << journal << sch << clocks << owners << properties;
+  h << tablet_rows << sweep_completed << sweep_aborted_at << passes_completed;
+}
+
+void World::write_created_after(StateHasher& h, std::size_t c1_step) const {
+  for (const auto& [id, t] : cat.tables())
+    h << id << (t.e2a_step > c1_step) << (t.own_e2a_step > c1_step);
+  for (const TtmEntry& e : ttm.entries())
+    h << (e.created_step > c1_step);
+}
+
 void World::observe_owner(Op& op, const std::string& session) const {
   const Owner& o = owners.at(session);
   if (o.kind == Owner::Kind::kTaskRun) {
@@ -154,6 +166,7 @@ void World::setup() {
                        "cleaned";
               return std::nullopt;
             }}});
+  ex.fingerprint([this](StateHasher& h) { fingerprint(h); });
   ex.state_dump([this]() {
     nlohmann::json j;
     nlohmann::json tables = nlohmann::json::array();

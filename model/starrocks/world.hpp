@@ -8,6 +8,7 @@
 #pragma once
 
 #include "explorer/execution.hpp"
+#include "explorer/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/catalog.hpp"
 #include "model/starrocks/config.hpp"
@@ -54,6 +55,16 @@ struct World {
     return cfg.actors.clients[static_cast<std::size_t>(c)];
   }
   std::string owner_text(const std::string& session) const;
+
+  /// The state fingerprint's shared part (explorer/fingerprint.hpp), registered by setup(): the
+  /// components, the ghost bookkeeping and the world's fields that decide what follows. Left
+  /// out, as history: next_txn (descriptions only) and sweep_start (a step index, only in
+  /// messages); the actor ids (clients, sync_callers, dispatcher) are fixed by the set-up.
+  void fingerprint(StateHasher& h) const;
+  /// For a cleaner pass whose C1 was step `c1_step`: per table created and per TTM_L entry,
+  /// whether its E2a came after that C1 (D2's coverage goals compare those steps). The steps
+  /// themselves are history; this order is what the pass's locals write instead.
+  void write_created_after(StateHasher& h, std::size_t c1_step) const;
   std::string table_text(int table) const;
   /// The accesses by which a property observes the liveness of `session`'s owner: future(t) and
   /// runCtx(t) of a run, CS_f[c] of a client.
