@@ -2,7 +2,9 @@
 
 #include "explorer/execution.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <span>
 
 namespace interleave {
 
@@ -13,6 +15,37 @@ std::string hex(const Fingerprint& f) {
   std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(f.hi),
                 static_cast<unsigned long long>(f.lo));
   return buf;
+}
+
+// Whether `op` changes one of `objects` (an access that is not an observation).
+bool changes_one_of(const Op& op, std::span<const ObjectId> objects) {
+  for (const Access& a : op)
+    if (!observes(a.kind) && std::find(objects.begin(), objects.end(), a.object) != objects.end())
+      return true;
+  return false;
+}
+
+bool changes_some_object(const Op& op) {
+  for (const Access& a : op)
+    if (!observes(a.kind)) return true;
+  return false;
+}
+
+// The declared conflicts, extended as DPOR extends them for the invariants checked between steps:
+// two steps that both change what one invariant reads are dependent (every two state-changing
+// steps, for an invariant that declares no reads). An invariant that fails ends the execution, so
+// the state after the first of two such steps may be a dead end the other order never meets: they
+// must be explored in both orders, not one of them put to sleep.
+bool dependent(const Op& a, const Op& b, std::span<const InvariantReads> invariants) {
+  if (conflicts(a, b)) return true;
+  for (const InvariantReads& inv : invariants) {
+    if (!inv.declared) {
+      if (changes_some_object(a) && changes_some_object(b)) return true;
+    } else if (changes_one_of(a, inv.objects) && changes_one_of(b, inv.objects)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::string decision_text(const Decision& d) {
@@ -48,7 +81,8 @@ ActorSet StatefulStrategy::child_sleep(const Node& node, const SchedulingPoint& 
   const Op& taken = *point.pending[node.actor()];
   ActorSet child;
   (node.sleep | node.done).for_each([&](ActorId b) {
-    if (b != node.actor() && !conflicts(*point.pending[b], taken)) child.insert(b);
+    if (b != node.actor() && !dependent(*point.pending[b], taken, point.invariants))
+      child.insert(b);
   });
   return child;
 }

@@ -16,17 +16,18 @@
 // explored now) and the first enabled actor not asleep runs. An actor node's later alternatives
 // are its other enabled actors not asleep; after an alternative's subtree, that actor joins the
 // sleep set of the alternatives after it. A child's sleep set keeps the actors of the parent's
-// sleep set and of its finished alternatives whose announced operations do not conflict with the
-// step taken (conflicts(Op, Op)).
+// sleep set and of its finished alternatives whose announced operations are independent of the
+// step taken: they do not conflict (conflicts(Op, Op)) and do not both change what one invariant
+// checked between steps reads (an invariant that fails ends the execution, so its dead ends must
+// be met in both orders: the extension DPOR makes too, dpor/dependency.hpp).
 //
 // Why it is sound: sleep sets never hide a state (every state reachable by some interleaving is
 // reached by an explored one: Godefroid, chapter 5), and a state is pruned only when its earlier
 // exploration covered every step the new visit would take (the inclusion test on sleep sets that
 // makes caching safe with them: chapter 6). So every reachable state is visited and every enabled step of it
 // is taken from it or from a state that commutes it: final states, deadlocks, final checks, actor
-// failures, violations raised in steps, and invariants checked between steps (whatever they read:
-// every state is visited, so no dependency is added for them) are found as by exhaustive DFS, as
-// are coverage goals, provided that the fingerprint holds everything that decides what happens
+// failures, violations raised in steps, invariants checked between steps and coverage goals are
+// found as by exhaustive DFS, provided that the fingerprint holds everything that decides what happens
 // next. What it does not do: combine caching with DPOR's wakeup trees (a pruned state's future
 // may hold the race that would have scheduled a reversal above it; handling that needs a summary
 // of every visited state's future, as in stateful DPOR, Yang et al., SPIN 2008). Its reduction is

@@ -60,9 +60,7 @@ class LockService {
     return true;
   }
 
-  /// Writes the lock's state into a state fingerprint (the stateful strategy).
-  void fingerprint(StateHasher& h) const { h << holder_ << owner_ << believers_; }
-
+  void fingerprint(StateHasher& h) const { h << holder_ << owner_ << believers_; }  // stateful
  private:
   std::string lease_name(int g) const {
     return owner_[static_cast<std::size_t>(g - 1)] + "'s lease " + std::to_string(g);
@@ -101,9 +99,7 @@ class Storage {
            std::to_string(newest_.first);
   }
 
-  /// Writes the file's state into a state fingerprint.
-  void fingerprint(StateHasher& h) const { h << data_ << newest_; }
-
+  void fingerprint(StateHasher& h) const { h << data_ << newest_; }  // for the stateful search
  private:
   ObjectId id_;
   bool fencing_;
@@ -114,17 +110,13 @@ class Storage {
 
 // A client: acquire; then the process may pause (a stop-the-world GC, a page fault): an untimed
 // model needs no step for it, the scheduler just runs the others meanwhile; optionally check the
-// lease; write; release, in a finally block (always).
-// Its local state: the lease it was granted (whether it writes shows in its announced step).
+// lease; write; release, in a finally block (always). Its local state is its lease.
 void client(Actor& a, const Config& cfg, LockService& lock, Storage& storage) {
-  struct Locals {
-    int lease = 0;
-    void fingerprint(StateHasher& h) const { h << lease; }
-  } l;
-  a.declare_locals(l);
-  l.lease = lock.acquire(a);
-  if (!cfg.check_lease_before_write || lock.check(a, l.lease)) storage.write(a, l.lease);
-  lock.release(a, l.lease, cfg.plain_delete);
+  int lease = 0;
+  a.declare_locals(lease);
+  lease = lock.acquire(a);
+  if (!cfg.check_lease_before_write || lock.check(a, lease)) storage.write(a, lease);
+  lock.release(a, lease, cfg.plain_delete);
 }
 
 }  // namespace
@@ -138,12 +130,9 @@ Program make_program(const Config& cfg) {
                [cfg, &lock, &storage](Actor& a) { client(a, cfg, lock, storage); });
     if (cfg.lease_expiries > 0)
       ex.spawn("lock_service", [&lock, n = cfg.lease_expiries](Actor& a) {
-        struct Locals {
-          int expired = 0;
-          void fingerprint(StateHasher& h) const { h << expired; }
-        } l;
-        a.declare_locals(l);
-        for (; l.expired < n; ++l.expired)
+        int i = 0;
+        a.declare_locals(i);
+        for (; i < n; ++i)
           if (!lock.expire(a)) return;
       });
     ex.fingerprint([&lock, &storage](StateHasher& h) { h << lock << storage; });

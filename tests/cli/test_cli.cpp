@@ -158,7 +158,11 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
             [] {
               std::string list;
               for (const auto& n : cli::exploration_strategy_names())
-                list += "  " + n + (n == "portfolio" ? " (default)" : "") + "\n";
+                list += "  " + n + (n == "portfolio" ? " (default)" : "") +
+                   (n == "stateful" ? " (stateful: keeps the states it explored; the model must "
+                                      "declare its state)"
+                                    : "") +
+                   "\n";
               std::string members;
               for (const PortfolioMember& m : default_portfolio())
                 members += (members.empty() ? "" : ", ") + m.label;

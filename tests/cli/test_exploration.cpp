@@ -58,7 +58,7 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
   for (const StrategyParameter& p : strategy_parameters())
     expected.emplace_back(p.key);
   CHECK(keys == expected);
-  CHECK(keys.size() == 14);  // ... max_preemptions, pct_depth, pct_steps
+  CHECK(keys.size() == 16);  // ... state_memory_mb, audit_period, max_preemptions, pct_depth, pct_steps
   // Defaults are ExplorationSettings{}'s, which are the engine's and the registry's.
   CHECK(to_json(cli::ExplorationSettings{}) == json{{"strategy", "portfolio"},
                                                     {"seed", 0},
@@ -71,6 +71,8 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
                                                     {"split_depth", 0},
                                                     {"split_after", 0},
                                                     {"portfolio_executions", 20000},
+                                                    {"state_memory_mb", 1024},
+                                                    {"audit_period", 0},
                                                     {"max_preemptions", 2},
                                                     {"pct_depth", 3},
                                                     {"pct_steps", 0}});
@@ -171,9 +173,12 @@ TEST_CASE("a strategy's parameters reach it from the scenario and the options", 
   REQUIRE(r.code == 0);
   const json catalog = json::parse(r.out).at("strategy_catalog");
   REQUIRE(catalog.size() == strategy_registry().size());
-  CHECK(catalog[5]["name"] == "pct");
-  CHECK(catalog[5]["reach"] == "sampling");
-  CHECK(catalog[5]["parameters"][0] ==
+  CHECK(catalog[6]["name"] == "pct");
+  CHECK(catalog[6]["reach"] == "sampling");
+  CHECK(catalog[6]["stateful"] == false);
+  CHECK(catalog[4]["name"] == "stateful");
+  CHECK(catalog[4]["stateful"] == true);
+  CHECK(catalog[6]["parameters"][0] ==
         json{{"key", "pct_depth"},
              {"minimum", 1},
              {"maximum", 1000},

@@ -120,7 +120,8 @@ TEST_CASE("the envelope: unknown keys, wrong types, out of range", "[scenario][e
         "/exploration/all_violation: unknown key 'all_violation' (did you mean "
         "'all_violations'?); known keys: 'strategy', 'seed', 'max_executions', 'max_steps', "
         "'time_budget_seconds', 'all_violations', 'minimize', 'decompose', 'split_depth', "
-        "'split_after', 'portfolio_executions', 'max_preemptions', 'pct_depth', 'pct_steps'");
+        "'split_after', 'portfolio_executions', 'state_memory_mb', 'audit_period', "
+        "'max_preemptions', 'pct_depth', 'pct_steps'");
 }
 
 TEST_CASE("the model's sections: errors come from the driver, with the path",

@@ -5,7 +5,10 @@
 //
 // For each configuration both searches run to the end (past violations): they must agree on the
 // verdict, on the set of violated properties and on the set of coverage goals reached; DFS's
-// execution count is pinned, and DPOR must run far fewer. A configuration too large for DFS is
+// execution count is pinned, and DPOR must run far fewer. The stateful search (sleep sets and
+// state caching over the model's fingerprints) must agree with DFS too, in no more executions,
+// and with every state audited (audit_period 1) the audit must find no state the fingerprints
+// merge wrongly: a field a component or an actor forgot to write would show here. A configuration too large for DFS is
 // checked against random executions instead (what they reach, DPOR must reach).
 #include "tests/model/helpers.hpp"
 
@@ -42,6 +45,20 @@ void agree(const WorldConfig& w, std::uint64_t dfs_executions, std::uint64_t dpo
   CHECK(violated(dpor) == violated(dfs));
   CHECK(reached(dpor) == reached(dfs));
   CHECK(dpor.stats.executions * 10 < dfs.stats.executions);
+  const ExplorationResult stateful = test::explore(w, false, 0, "stateful");
+  CHECK(stateful.verdict == dfs.verdict);
+  CHECK(violated(stateful) == violated(dfs));
+  CHECK(reached(stateful) == reached(dfs));
+  CHECK(stateful.stats.executions <= dfs.stats.executions);
+  ExploreOptions o;
+  o.stop_on_first_violation = false;
+  StrategySpec audited{"stateful"};
+  audited.parameters["audit_period"] = 1;
+  Explorer ex(make_program(w), o);
+  const auto strategy = make_strategy(audited);
+  ExplorationResult audit;
+  CHECK_NOTHROW(audit = ex.explore(*strategy));
+  CHECK(audit.verdict == dfs.verdict);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ TEST_CASE("dpor is the default strategy", "[factory]") {
 
 TEST_CASE("every strategy is built by its name", "[factory]") {
   CHECK(strategy_names() == std::vector<std::string>{"dfs", "random", "dpor", "dpor-all-writes",
-                                                     "preemption-bound", "pct"});
+                                                     "stateful", "preemption-bound", "pct"});
   for (const auto& n : strategy_names()) {
     StrategySpec spec;
     spec.name = n;
@@ -37,7 +37,7 @@ TEST_CASE("impossible parameters are refused", "[factory]") {
   unknown.name = "optimal";
   CHECK_THROWS_WITH(make_strategy(unknown),
                     "unknown strategy 'optimal' (known: dfs, random, dpor, dpor-all-writes, "
-                    "preemption-bound, pct)");
+                    "stateful, preemption-bound, pct)");
 }
 
 TEST_CASE("the registry declares each parameter once, with its range", "[factory]") {
@@ -50,7 +50,8 @@ TEST_CASE("the registry declares each parameter once, with its range", "[factory
     CHECK(!p.help.empty());
     CHECK(!p.value_name.empty());
   }
-  CHECK(keys == std::set<std::string>{"max_preemptions", "pct_depth", "pct_steps"});
+  CHECK(keys == std::set<std::string>{"audit_period", "max_preemptions", "pct_depth", "pct_steps",
+                                         "state_memory_mb"});
   for (const StrategyDescriptor& d : strategy_registry()) {
     CHECK(find_strategy(d.name) == &d);
     CHECK(!d.summary.empty());
