@@ -65,7 +65,11 @@ class EditLog {
   /// The state fingerprint's part: the entries, in journal order (the replayers' cursors index
   /// them). The appends no replayer reads (TaskRunState, other sessions') are written too: they
   /// move the cursors' positions.
-  void fingerprint(StateHasher& h) const { h << entries_; }
+  /// The entries, in journal order (the replayers' cursors index them); nothing when no follower
+  /// has clients: then no replayer reads the journal, and its entries are history.
+  void fingerprint(StateHasher& h) const {
+    if (!follower_of_.empty()) h << entries_;
+  }
 
  private:
   std::vector<ObjectId> id_;                // J[f] per follower with clients, else kNoObject
