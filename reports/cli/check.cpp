@@ -7,6 +7,7 @@
 #include "reports/cli/text.hpp"
 
 #include "explorer/split.hpp"
+#include "explorer/strategies/factory.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -56,9 +57,11 @@ ScenarioRun run_with_progress(const Scenario& scenario, const ExplorationSetting
   if ((ctx.env.progress || ctx.env.progress_lines) && !quiet) {
     // A decomposed run explores slices, not the scenario's program: an estimate of the whole
     // program's tree says nothing about it, and on a large world costs minutes (no estimate).
+    // Nor has a stateful search one: what it prunes depends on the states, not on the tree.
+    const StrategyDescriptor* d = find_strategy(settings.strategy);
     progress.emplace(ctx.err, scenario.name,
                      ctx.env.progress ? ProgressLine::Mode::kTerminal : ProgressLine::Mode::kLines,
-                     settings.decompose
+                     settings.decompose || (d != nullptr && d->stateful)
                          ? std::function<std::optional<ProgressEstimate>()>()
                          : progress_estimator(scenario, settings, &interrupt_requested()));
     run_ctx.on_progress = [&progress](const Stats& s) { progress->update(s); };

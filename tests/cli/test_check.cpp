@@ -393,3 +393,27 @@ TEST_CASE("check --set and --preset edit the scenario, validated like the file a
     CHECK(!std::filesystem::exists(tmp / "out"));  // nothing ran
   }
 }
+
+TEST_CASE("check --strategy stateful: the shipped models' verdicts, and a model without state",
+          "[check][stateful]") {
+  TempDir tmp;
+  const std::string scenarios = std::string(INTERLEAVE_SOURCE_DIR) + "/scenarios/";
+  // The StarRocks model and the lease-lock model declare their state: the stateful search gives
+  // the scenarios' expected verdicts (exit 0 holds, 1 violation).
+  for (const auto& [file, code] : std::vector<std::pair<std::string, int>>{
+           {"seed-register-then-start.json", 0},
+           {"seed-starrocks-4.1.1.json", 1},
+           {"lease-lock-fencing-tokens.json", 0},
+           {"lease-lock-no-fencing.json", 1}}) {
+    INFO(file);
+    const auto r = run_binary({"check", scenarios + file, "--strategy", "stateful",
+                               "--audit-period", "3", "--out", tmp / "out"});
+    CHECK(r.code == code);
+    CHECK_THAT(r.out, Catch::Contains(code == 0 ? ": holds" : ": violation"));
+  }
+  // The counter model of these tests declares none: the search stops, naming what is missing.
+  const auto r = run_cli({"check", test_scenario("locked.json"), "--strategy", "stateful",
+                          "--out", tmp / "out"});
+  CHECK(r.code == 4);
+  CHECK_THAT(r.err, Catch::Contains("no fingerprint of its shared state"));
+}
