@@ -1,10 +1,9 @@
 #include "explorer/strategies/stateful.hpp"
 
 #include "explorer/execution.hpp"
+#include "explorer/strategies/determinism.hpp"
 
-#include <algorithm>
 #include <cstdio>
-#include <span>
 
 namespace interleave {
 
@@ -17,37 +16,6 @@ std::string hex(const Fingerprint& f) {
   return buf;
 }
 
-// Whether `op` changes one of `objects` (an access that is not an observation).
-bool changes_one_of(const Op& op, std::span<const ObjectId> objects) {
-  for (const Access& a : op)
-    if (!observes(a.kind) && std::find(objects.begin(), objects.end(), a.object) != objects.end())
-      return true;
-  return false;
-}
-
-bool changes_some_object(const Op& op) {
-  for (const Access& a : op)
-    if (!observes(a.kind)) return true;
-  return false;
-}
-
-// The declared conflicts, extended as DPOR extends them for the invariants checked between steps:
-// two steps that both change what one invariant reads are dependent (every two state-changing
-// steps, for an invariant that declares no reads). An invariant that fails ends the execution, so
-// the state after the first of two such steps may be a dead end the other order never meets: they
-// must be explored in both orders, not one of them put to sleep.
-bool dependent(const Op& a, const Op& b, std::span<const InvariantReads> invariants) {
-  if (conflicts(a, b)) return true;
-  for (const InvariantReads& inv : invariants) {
-    if (!inv.declared) {
-      if (changes_some_object(a) && changes_some_object(b)) return true;
-    } else if (changes_one_of(a, inv.objects) && changes_one_of(b, inv.objects)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 std::string decision_text(const Decision& d) {
   return d.kind == Decision::Kind::kActor ? "actor " + std::to_string(d.value)
                                           : "choice " + std::to_string(d.value);
@@ -57,6 +25,7 @@ std::string decision_text(const Decision& d) {
 
 bool StatefulStrategy::begin_execution() {
   decisions_ = 0;
+  configured_ = false;
   sleep_ = ActorSet();
   opened_.clear();
   trail_.clear();
@@ -77,17 +46,21 @@ bool StatefulStrategy::begin_execution() {
   return false;
 }
 
-ActorSet StatefulStrategy::child_sleep(const Node& node, const SchedulingPoint& point) {
+ActorSet StatefulStrategy::child_sleep(const Node& node, const SchedulingPoint& point) const {
   const Op& taken = *point.pending[node.actor()];
   ActorSet child;
   (node.sleep | node.done).for_each([&](ActorId b) {
-    if (b != node.actor() && !dependent(*point.pending[b], taken, point.invariants))
-      child.insert(b);
+    if (b != node.actor() && !dependency_.dependent(*point.pending[b], taken)) child.insert(b);
   });
   return child;
 }
 
 ActorId StatefulStrategy::next_actor(const SchedulingPoint& point) {
+  if (!configured_) [[unlikely]] {
+    // The relation covers the invariants (the same in every execution).
+    if (!dependency_.configure(point.invariants)) throw nondeterminism::invariants();
+    configured_ = true;
+  }
   if (const Node* n = path_.replay(point)) {
     ++decisions_;
     sleep_ = child_sleep(*n, point);

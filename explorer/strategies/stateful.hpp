@@ -19,7 +19,7 @@
 // sleep set and of its finished alternatives whose announced operations are independent of the
 // step taken: they do not conflict (conflicts(Op, Op)) and do not both change what one invariant
 // checked between steps reads (an invariant that fails ends the execution, so its dead ends must
-// be met in both orders: the extension DPOR makes too, dpor/dependency.hpp).
+// be met in both orders): DPOR's relation, dpor/dependency.hpp, used as it is.
 //
 // Why it is sound: sleep sets never hide a state (every state reachable by some interleaving is
 // reached by an explored one: Godefroid, chapter 5), and a state is pruned only when its earlier
@@ -51,6 +51,7 @@
 #pragma once
 
 #include "explorer/strategies/decision_path.hpp"
+#include "explorer/strategies/dpor/dependency.hpp"
 #include "explorer/strategies/visited_states.hpp"
 #include "explorer/strategy.hpp"
 
@@ -120,13 +121,17 @@ class StatefulStrategy final : public Strategy {
   };
 
   // The sleep set of the state after the step of `node`'s actor.
-  static ActorSet child_sleep(const Node& node, const SchedulingPoint& point);
+  ActorSet child_sleep(const Node& node, const SchedulingPoint& point) const;
   [[noreturn]] void audit_failure(const std::string& what) const;
   ActorId audit_next_actor(const SchedulingPoint& point, const Fingerprint& fp);
 
   Options options_;
   DecisionPath<Node> path_;
   VisitedStates visited_;
+  // The declared conflicts extended for the invariants, as DPOR's (not all writes; invariants
+  // ordered); configured at the first scheduling point of each execution.
+  detail::dpor::Dependency dependency_{false, true};
+  bool configured_ = false;
   ActorSet sleep_;  // the sleep set of the state the next new node is for
   std::size_t decisions_ = 0;  // decisions taken in the current execution
   // Audit mode: the audited states first visited in this execution (decision index, fingerprint),

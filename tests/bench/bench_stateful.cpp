@@ -21,8 +21,7 @@
 #include "explorer/strategies/stateful.hpp"
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/program.hpp"
-
-#include <sys/resource.h>
+#include "tests/bench/bench_util.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -110,9 +109,7 @@ std::vector<Config> configurations() {
 }
 
 double peak_rss_mb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;  // kilobytes on Linux
+  return static_cast<double>(bench::peak_rss_kib()) / 1024.0;
 }
 
 void run(const Config& c, double budget, bool print_rss = false) {

@@ -264,6 +264,15 @@ class RandomProgram {
   std::vector<std::pair<int, int>> pair_invariants_;  // kInvariants: the variables each reads
 };
 
+/// The share (percent) of a shape's programs small enough for brute force, which a test of many
+/// seeds must check at least: lock-heavy programs often have too many interleavings, and so do a
+/// quarter of the wait-heavy ones.
+inline std::uint64_t brute_force_percent(RandomProgram::Shape shape) {
+  return shape == RandomProgram::Shape::kLocks   ? 30
+         : shape == RandomProgram::Shape::kWaits ? 70
+                                                 : 90;
+}
+
 inline RandomProgram::Script RandomProgram::make_script(Rng& rng, int length, int depth,
                                                         bool plain) {
   Script s;

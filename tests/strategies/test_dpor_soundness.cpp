@@ -53,11 +53,7 @@ void check_random_programs(std::uint64_t first, std::uint64_t last,
                            DporStrategy::Options options = {},
                            RandomProgram::Shape shape = RandomProgram::Shape::kSmall,
                            std::uint64_t budget = kBruteForceBudget) {
-  // Lock-heavy programs often have too many interleavings for brute force, and so do a quarter of
-  // the wait-heavy ones.
-  const std::uint64_t min_percent = shape == RandomProgram::Shape::kLocks   ? 30
-                                    : shape == RandomProgram::Shape::kWaits ? 70
-                                                                            : 90;
+  const std::uint64_t min_percent = brute_force_percent(shape);
   std::uint64_t checked = 0;
   for (std::uint64_t seed = first; seed <= last; ++seed) {
     RandomProgram rp(seed, shape);

@@ -35,9 +35,7 @@ bool check_against_dfs(const ProgramFactory& make, const std::string& what,
 
 void check_random_programs(std::uint64_t first, std::uint64_t last, RandomProgram::Shape shape,
                            StatefulStrategy::Options options = {}) {
-  const std::uint64_t min_percent = shape == RandomProgram::Shape::kLocks   ? 30
-                                    : shape == RandomProgram::Shape::kWaits ? 70
-                                                                            : 90;
+  const std::uint64_t min_percent = brute_force_percent(shape);
   std::uint64_t checked = 0;
   for (std::uint64_t seed = first; seed <= last; ++seed) {
     RandomProgram rp(seed, shape);
