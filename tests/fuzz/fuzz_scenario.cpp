@@ -1,6 +1,6 @@
 // Fuzz target: the scenario reader (parse_json with its limits) and the model's validation
 // (parse_scenario: the envelope, the exploration keys, the model's sections and cross-field
-// rules, the expectation), then the strategy the scenario asks for. tests/fuzz/README.md says how
+// rules, the expectation), then the strategy the scenario asks for. docs/fuzzing.md says how
 // to run it.
 #include "explorer/input_error.hpp"
 #include "explorer/json_reader.hpp"

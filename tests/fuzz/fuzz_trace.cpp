@@ -1,7 +1,7 @@
 // Fuzz target: the trace reader (parse_json with the trace's limits, trace_from_json), the
 // validation `replay` and `show` do (the embedded scenario, the recorded options), every trace
 // renderer, and a replay of the recorded schedule bounded to kMaxReplaySteps steps.
-// tests/fuzz/README.md says how to run it.
+// docs/fuzzing.md says how to run it.
 #include "explorer/explorer.hpp"
 #include "explorer/input_error.hpp"
 #include "explorer/json_reader.hpp"

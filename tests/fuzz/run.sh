@@ -11,7 +11,7 @@
 # to BUILD_DIR/fuzz/TARGET-corpus, kept from run to run; crashes to BUILD_DIR/fuzz/TARGET-findings.
 # Examples:
 #   tests/fuzz/run.sh build-fuzz scenario -runs=2000          # the regression run of .ci/run
-#   tests/fuzz/run.sh build-fuzz trace -max_total_time=3600   # a campaign (tests/fuzz/README.md)
+#   tests/fuzz/run.sh build-fuzz trace -max_total_time=3600   # a campaign (docs/fuzzing.md)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$(cd "$1" && pwd)"
