@@ -3,7 +3,7 @@
 // ends without a violation proves anything, its parameters with their ranges, defaults and help,
 // and how to build it). Everything that lists strategies or their parameters derives from this
 // table: strategy_names(), make_strategy(), the command line's flags and the scenario keys under
-// "exploration" (reports/cli/exploration.hpp), `interleave list`, the JSON Schema of scenarios and
+// "exploration" (reports/run/exploration.hpp), `interleave list`, the JSON Schema of scenarios and
 // the tables of docs/strategies.md, docs/scenario-format.md and docs/cli.md (tests hold the last
 // two against it).
 #pragma once

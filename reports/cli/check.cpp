@@ -1,7 +1,7 @@
 // `interleave check SCENARIO...`: explore each scenario, print its verdict, write counterexamples.
 #include "explorer/json_reader.hpp"
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 #include "reports/cli/interrupt.hpp"
 #include "reports/cli/progress.hpp"
 #include "reports/cli/text.hpp"

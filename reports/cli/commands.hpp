@@ -5,7 +5,7 @@
 #include "explorer/estimate.hpp"
 #include "reports/cli/cli.hpp"
 #include "reports/cli/progress.hpp"
-#include "reports/cli/run.hpp"
+#include "reports/run/run.hpp"
 #include "reports/trace.hpp"
 
 #include <CLI/CLI.hpp>
@@ -29,7 +29,7 @@ struct Context {
 struct CheckArgs {
   std::vector<std::string> scenarios;
   ExplorationOverrides overrides;
-  std::string preset;             ///< --preset NAME (reports/cli/scenario_overrides.hpp)
+  std::string preset;             ///< --preset NAME (reports/run/scenario_overrides.hpp)
   std::vector<std::string> sets;  ///< --set PATH=VALUE, in order
   std::string out_dir = "out";
   bool json = false;

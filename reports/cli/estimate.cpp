@@ -3,7 +3,7 @@
 // progress line's total and ETA (progress_estimator).
 #include "explorer/estimate.hpp"
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 #include "reports/cli/interrupt.hpp"
 
 #include <cstdio>

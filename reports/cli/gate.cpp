@@ -4,8 +4,8 @@
 // with the counterexamples, a SARIF log and a summary for the CI run's page, and prints GitHub
 // workflow annotations. Exits 0 only when every scenario meets its expectation.
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
-#include "reports/cli/expectation.hpp"
+#include "reports/run/errors.hpp"
+#include "reports/run/expectation.hpp"
 #include "reports/cli/interrupt.hpp"
 #include "reports/formats.hpp"
 #include "reports/gate_report.hpp"

@@ -4,7 +4,7 @@
 // The rows: each preset of --presets (each model's catalog "presets"; "all" is every one of
 // them), or the --base preset alone, or the scenarios' own policies when neither is given; times
 // every combination of the --vary values (the first --vary varies slowest). A row edits each
-// scenario as `check --preset P --set PATH=V ...` would (reports/cli/scenario_overrides.hpp), and
+// scenario as `check --preset P --set PATH=V ...` would (reports/run/scenario_overrides.hpp), and
 // every edited scenario is validated before anything runs.
 //
 // A row's policy is its preset's (from the catalog) with the varied keys set; the base is the
@@ -15,8 +15,8 @@
 //
 // Exit codes: 0 some row makes every scenario hold, 1 none does, 2 bad input.
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
-#include "reports/cli/scenario_overrides.hpp"
+#include "reports/run/errors.hpp"
+#include "reports/run/scenario_overrides.hpp"
 #include "reports/text_util.hpp"
 
 #include <algorithm>

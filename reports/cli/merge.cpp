@@ -8,7 +8,7 @@
 // incomplete, naming the missing and the incomplete shards.
 #include "explorer/json_reader.hpp"
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -4,8 +4,8 @@
 
 #include "explorer/explorer.hpp"
 #include "explorer/strategy.hpp"
-#include "reports/cli/output_files.hpp"  // write_file_atomically
-#include "reports/cli/scenario.hpp"
+#include "reports/run/output_files.hpp"  // write_file_atomically
+#include "reports/run/scenario.hpp"
 #include "reports/trace.hpp"
 
 #include <atomic>

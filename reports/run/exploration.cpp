@@ -1,6 +1,6 @@
-#include "reports/cli/exploration.hpp"
+#include "reports/run/exploration.hpp"
 
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -518,7 +518,7 @@ nlohmann::ordered_json exploration_schema() {
   nlohmann::ordered_json s;
   s["description"] =
       "How to explore. Every key is optional; command-line options override them. Derived from "
-      "the table of reports/cli/exploration.cpp (the exploration's keys, then the parameters of "
+      "the table of reports/run/exploration.cpp (the exploration's keys, then the parameters of "
       "the strategy registry): tests/cli/test_exploration.cpp holds this section against it.";
   s["type"] = "object";
   s["additionalProperties"] = false;

@@ -1,8 +1,8 @@
-#include "reports/cli/run.hpp"
+#include "reports/run/run.hpp"
 
 #include "explorer/portfolio.hpp"
 #include "explorer/split.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 #include "reports/counterfactual.hpp"
 #include "reports/render.hpp"
 

@@ -6,8 +6,8 @@
 #include "explorer/explorer.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/model_driver.hpp"
-#include "reports/cli/exploration.hpp"
-#include "reports/cli/scenario_overrides.hpp"
+#include "reports/run/exploration.hpp"
+#include "reports/run/scenario_overrides.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "reports/cli/scenario.hpp"
+#include "reports/run/scenario.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -70,7 +70,7 @@ Expectation expectation_from_json(const JsonReader& r, const ExplorationSettings
     r.at("invariants")
         .fail("must be empty when the expected verdict is '" + std::string(to_string(e.verdict)) +
               "' (only a violation violates invariants)");
-  // What the gate would always reject is rejected here (reports/cli/expectation.cpp).
+  // What the gate would always reject is rejected here (reports/run/expectation.cpp).
   if (e.verdict != Verdict::kViolation && e.reached.empty()) {
     const std::string why =
         e.verdict == Verdict::kHolds
