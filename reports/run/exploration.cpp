@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <variant>
 
 namespace interleave::cli {
@@ -18,9 +19,6 @@ constexpr std::uint64_t kMaxSteps = 100'000'000;
 // Deeper than this, the prefixes outnumber any use of them (each is one execution to enumerate).
 constexpr std::uint64_t kMaxSplitDepth = 1000;
 constexpr double kMaxSeconds = 1e7;  // about 4 months
-
-using Field = std::variant<std::string ExplorationSettings::*, std::uint64_t ExplorationSettings::*,
-                           double ExplorationSettings::*, bool ExplorationSettings::*>;
 
 std::vector<std::string> list_where(bool (*has)(const StrategyDescriptor&)) {
   std::vector<std::string> v;
@@ -41,191 +39,145 @@ bool is_seeded(const StrategyDescriptor& d) {
 bool is_sampling(const StrategyDescriptor& d) {
   return d.sampling;
 }
-
-struct Entry {
-  ExplorationKey key;
-  Field field;  // where ExplorationSettings keeps it; unused (null string member) for parameters
-  bool parameter = false;
-};
-
-std::vector<Entry> make_table() {
-  const ExplorationSettings defaults;
-  std::vector<Entry> t;
-  auto add = [&t](ExplorationKey k, Field f) { t.push_back(Entry{std::move(k), f, false}); };
-  ExplorationKey k;
-
-  k = {};
-  k.key = "strategy";
-  k.type = ExplorationKey::Type::kStrategy;
-  k.default_value = defaults.strategy;
-  k.help = "the exploration strategy, one of those `interleave list` shows: `portfolio` (the "
-           "default) runs the bug finders beside DPOR, a strategy named runs alone";
-  k.flag = "--strategy";
-  k.value_name = "NAME";
-  add(k, &ExplorationSettings::strategy);
-
-  k = {};
-  k.key = "seed";
-  k.type = ExplorationKey::Type::kUnsigned;
-  k.min = 0;
-  k.max = kNoMax;
-  k.default_value = defaults.seed;
-  k.help =
-      "the seed of the search (each execution's seed is derived from it and recorded in its "
-      "counterexample's schedule)";
-  k.strategies = list_where(is_seeded);
-  k.flag = "--seed";
-  k.value_name = "N";
-  add(k, &ExplorationSettings::seed);
-
-  k = {};
-  k.key = "max_executions";
-  k.type = ExplorationKey::Type::kUnsigned;
-  k.min = 0;
-  k.max = kNoMax;
-  k.default_value = defaults.max_executions;
-  k.help =
-      "stop after this many executions (0: unlimited); reaching it makes the verdict "
-      "incomplete. For " +
-      join_and(list_where(is_sampling)) +
-      ", also the number of executions (0: " + std::to_string(StrategySpec{}.executions) + ")";
-  k.flag = "--max-executions";
-  k.value_name = "N";
-  add(k, &ExplorationSettings::max_executions);
-
-  k = {};
-  k.key = "max_steps";
-  k.type = ExplorationKey::Type::kUnsigned;
-  k.min = 1;
-  k.max = kMaxSteps;
-  k.default_value = defaults.max_steps;
-  k.help = "steps per execution; a longer execution is cut and the verdict is incomplete";
-  k.flag = "--max-steps";
-  k.value_name = "N";
-  add(k, &ExplorationSettings::max_steps);
-
-  k = {};
-  k.key = "time_budget_seconds";
-  k.type = ExplorationKey::Type::kNumber;
-  k.min_number = 0;
-  k.max_number = kMaxSeconds;
-  k.default_value = defaults.time_budget_seconds;
-  k.help =
-      "stop after this much wall time (0: unlimited); running out makes the verdict "
-      "incomplete";
-  k.flag = "--time-budget";
-  k.value_name = "SECONDS";
-  add(k, &ExplorationSettings::time_budget_seconds);
-
-  k = {};
-  k.key = "all_violations";
-  k.type = ExplorationKey::Type::kBoolean;
-  k.default_value = defaults.all_violations;
-  k.help =
-      "keep exploring after a violation and keep one counterexample per violated property; "
-      "otherwise the search stops at the first violation";
-  k.flag = "--all-violations";
-  k.switch_value = true;
-  k.switch_help = "keep exploring after a violation: one counterexample per violated property";
-  add(k, &ExplorationSettings::all_violations);
-
-  k = {};
-  k.key = "minimize";
-  k.type = ExplorationKey::Type::kBoolean;
-  k.default_value = defaults.minimize;
-  k.help =
-      "minimise each counterexample before it is reported and written: the same property "
-      "violated with the fewest preemptions, then the fewest steps";
-  k.flag = "--no-minimize";
-  k.switch_value = false;
-  k.switch_help = "report each counterexample as found instead of minimising it";
-  add(k, &ExplorationSettings::minimize);
-
-  k = {};
-  k.key = "decompose";
-  k.type = ExplorationKey::Type::kBoolean;
-  k.default_value = defaults.decompose;
-  k.help =
-      "decompose by owners: explore one slice per owner kind (the program with that owner "
-      "alone) and report one verdict for the scenario, with counterexamples lifted to it (the "
-      "model's argument: docs/model.md#owner-decomposition)";
-  k.flag = "--decompose";
-  k.switch_value = true;
-  k.switch_help = "explore one slice per owner kind and combine their verdicts";
-  add(k, &ExplorationSettings::decompose);
-
-  k = {};
-  k.key = "split_depth";
-  k.type = ExplorationKey::Type::kUnsigned;
-  k.min = 0;
-  k.max = kMaxSplitDepth;
-  k.default_value = defaults.split_depth;
-  k.help =
-      "split the search at this depth (steps) into prefixes searched independently, by --jobs "
-      "threads or --shard processes (0: one search; with --jobs or --shard, the smallest depth "
-      "with 8 prefixes); the result depends on the depth, never on the number of threads or "
-      "shards";
-  for (const StrategyDescriptor& d : strategy_registry())
-    if (d.split) k.strategies.emplace_back(d.name);
-  k.flag = "--split-depth";
-  k.value_name = "D";
-  add(k, &ExplorationSettings::split_depth);
-
-  k = {};
-  k.key = "split_after";
-  k.type = ExplorationKey::Type::kUnsigned;
-  k.min = 0;
-  k.max = kNoMax;
-  k.default_value = defaults.split_after;
-  k.help =
-      "in a split search, a prefix whose search has run this many executions splits off the "
-      "alternatives of its next node as more prefixes, and again every as many (0: never); it "
-      "balances the threads when one prefix holds most of the search, at the price of more "
-      "sleep-set blocked executions (docs/strategies.md#the-split-search)";
-  for (const StrategyDescriptor& d : strategy_registry())
-    if (d.split) k.strategies.emplace_back(d.name);
-  k.flag = "--split-after";
-  k.value_name = "N";
-  add(k, &ExplorationSettings::split_after);
-
-  k = {};
-  k.key = "portfolio_executions";
-  k.type = ExplorationKey::Type::kUnsigned;
-  k.min = 1;
-  k.max = 100'000'000;
-  k.default_value = defaults.portfolio_executions;
-  k.help =
-      "the executions each bug finder of the portfolio runs at most; once they are over DPOR "
-      "goes on alone (docs/strategies.md#the-portfolio-the-default)";
-  k.strategies = {std::string(kPortfolioName)};
-  k.flag = "--portfolio-executions";
-  k.value_name = "N";
-  add(k, &ExplorationSettings::portfolio_executions);
-
-  // The strategies' own parameters, from the registry.
-  for (const StrategyDescriptor& d : strategy_registry()) {
-    for (const StrategyParameter& p : d.parameters) {
-      ExplorationKey pk;
-      pk.key = std::string(p.key);
-      pk.type = ExplorationKey::Type::kUnsigned;
-      pk.min = p.min;
-      pk.max = p.max;
-      pk.default_value = p.default_value;
-      pk.help = std::string(p.help);
-      for (const StrategyDescriptor& user : strategy_registry())
-        for (const StrategyParameter& q : user.parameters)
-          if (q.key == p.key) pk.strategies.emplace_back(user.name);
-      pk.flag = "--" + pk.key;
-      std::replace(pk.flag.begin(), pk.flag.end(), '_', '-');
-      pk.value_name = std::string(p.value_name);
-      t.push_back(Entry{std::move(pk), &ExplorationSettings::strategy, true});
-    }
-  }
-  return t;
+bool is_split(const StrategyDescriptor& d) {
+  return static_cast<bool>(d.split);
 }
 
-const std::vector<Entry>& table() {
-  static const std::vector<Entry> t = make_table();
+using Type = ExplorationKey::Type;
+using S = ExplorationSettings;
+
+// The table: one row per key, naming where ExplorationSettings keeps its value. No row writes a
+// default: each is ExplorationSettings{}'s (filled in below); the rows of the strategies'
+// parameters come from the registry.
+std::vector<ExplorationKey> make_table() {
+  std::vector<ExplorationKey> t = {
+      {.key = "strategy",
+       .type = Type::kStrategy,
+       .field = &S::strategy,
+       .help = "the exploration strategy, one of those `interleave list` shows: `portfolio` (the "
+               "default) runs the bug finders beside DPOR, a strategy named runs alone",
+       .flag = "--strategy",
+       .value_name = "NAME"},
+      {.key = "seed",
+       .type = Type::kUnsigned,
+       .field = &S::seed,
+       .min = 0,
+       .max = kNoMax,
+       .help = "the seed of the search (each execution's seed is derived from it and recorded in "
+               "its counterexample's schedule)",
+       .strategies = list_where(is_seeded),
+       .flag = "--seed",
+       .value_name = "N"},
+      {.key = "max_executions",
+       .type = Type::kUnsigned,
+       .field = &S::max_executions,
+       .min = 0,
+       .max = kNoMax,
+       .help = "stop after this many executions (0: unlimited); reaching it makes the verdict "
+               "incomplete. For " +
+               join_and(list_where(is_sampling)) + ", also the number of executions (0: " +
+               std::to_string(StrategySpec{}.executions) + ")",
+       .flag = "--max-executions",
+       .value_name = "N"},
+      {.key = "max_steps",
+       .type = Type::kUnsigned,
+       .field = &S::max_steps,
+       .min = 1,
+       .max = kMaxSteps,
+       .help = "steps per execution; a longer execution is cut and the verdict is incomplete",
+       .flag = "--max-steps",
+       .value_name = "N"},
+      {.key = "time_budget_seconds",
+       .type = Type::kNumber,
+       .field = &S::time_budget_seconds,
+       .min_number = 0,
+       .max_number = kMaxSeconds,
+       .help = "stop after this much wall time (0: unlimited); running out makes the verdict "
+               "incomplete",
+       .flag = "--time-budget",
+       .value_name = "SECONDS"},
+      {.key = "all_violations",
+       .type = Type::kBoolean,
+       .field = &S::all_violations,
+       .help = "keep exploring after a violation and keep one counterexample per violated "
+               "property; otherwise the search stops at the first violation",
+       .flag = "--all-violations",
+       .switch_value = true,
+       .switch_help =
+           "keep exploring after a violation: one counterexample per violated property"},
+      {.key = "minimize",
+       .type = Type::kBoolean,
+       .field = &S::minimize,
+       .help = "minimise each counterexample before it is reported and written: the same "
+               "property violated with the fewest preemptions, then the fewest steps",
+       .flag = "--no-minimize",
+       .switch_value = false,
+       .switch_help = "report each counterexample as found instead of minimising it"},
+      {.key = "decompose",
+       .type = Type::kBoolean,
+       .field = &S::decompose,
+       .help = "decompose by owners: explore one slice per owner kind (the program with that "
+               "owner alone) and report one verdict for the scenario, with counterexamples "
+               "lifted to it (the model's argument: docs/model.md#owner-decomposition)",
+       .flag = "--decompose",
+       .switch_value = true,
+       .switch_help = "explore one slice per owner kind and combine their verdicts"},
+      {.key = "split_depth",
+       .type = Type::kUnsigned,
+       .field = &S::split_depth,
+       .min = 0,
+       .max = kMaxSplitDepth,
+       .help = "split the search at this depth (steps) into prefixes searched independently, by "
+               "--jobs threads or --shard processes (0: one search; with --jobs or --shard, the "
+               "smallest depth with 8 prefixes); the result depends on the depth, never on the "
+               "number of threads or shards",
+       .strategies = list_where(is_split),
+       .flag = "--split-depth",
+       .value_name = "D"},
+      {.key = "split_after",
+       .type = Type::kUnsigned,
+       .field = &S::split_after,
+       .min = 0,
+       .max = kNoMax,
+       .help = "in a split search, a prefix whose search has run this many executions splits off "
+               "the alternatives of its next node as more prefixes, and again every as many (0: "
+               "never); it balances the threads when one prefix holds most of the search, at the "
+               "price of more sleep-set blocked executions "
+               "(docs/strategies.md#the-split-search)",
+       .strategies = list_where(is_split),
+       .flag = "--split-after",
+       .value_name = "N"},
+      {.key = "portfolio_executions",
+       .type = Type::kUnsigned,
+       .field = &S::portfolio_executions,
+       .min = 1,
+       .max = 100'000'000,
+       .help = "the executions each bug finder of the portfolio runs at most; once they are over "
+               "DPOR goes on alone (docs/strategies.md#the-portfolio-the-default)",
+       .strategies = {std::string(kPortfolioName)},
+       .flag = "--portfolio-executions",
+       .value_name = "N"},
+  };
+  // The strategies' own parameters, from the registry (ExplorationSettings::parameters).
+  for (const StrategyParameter& p : strategy_parameters()) {
+    std::vector<std::string> users;
+    for (const StrategyDescriptor& user : strategy_registry())
+      for (const StrategyParameter& q : user.parameters)
+        if (q.key == p.key) users.emplace_back(user.name);
+    std::string flag = "--" + std::string(p.key);
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    t.push_back({.key = std::string(p.key),
+                 .type = Type::kUnsigned,
+                 .min = p.min,
+                 .max = p.max,
+                 .help = std::string(p.help),
+                 .strategies = std::move(users),
+                 .flag = std::move(flag),
+                 .value_name = std::string(p.value_name)});
+  }
+  const ExplorationSettings defaults;
+  for (ExplorationKey& k : t)
+    k.default_value = k.value_in(defaults);
   return t;
 }
 
@@ -247,15 +199,6 @@ std::string number_text(double d) {
   return static_cast<double>(i) == d ? std::to_string(i) : json(d).dump();
 }
 
-// "1 to 1000", "0 to 10000000"; "" for an unbounded unsigned.
-std::string range_text(const ExplorationKey& k) {
-  if (k.type == ExplorationKey::Type::kUnsigned && k.max != kNoMax)
-    return std::to_string(k.min) + " to " + std::to_string(k.max);
-  if (k.type == ExplorationKey::Type::kNumber)
-    return number_text(k.min_number) + " to " + number_text(k.max_number);
-  return "";
-}
-
 // The description with the strategy names in backticks, for Markdown.
 std::string markdown_description(const ExplorationKey& k) {
   if (k.strategies.empty()) return k.help;
@@ -263,19 +206,6 @@ std::string markdown_description(const ExplorationKey& k) {
   for (const auto& s : k.strategies)
     quoted.push_back("`" + s + "`");
   return join(quoted, ", ") + ": " + k.help;
-}
-
-// The option's help: the description as a sentence, and the range.
-std::string option_help(const ExplorationKey& k) {
-  std::string h = k.description();
-  if (k.strategies.empty()) h = capitalised(h);
-  const std::string range = range_text(k);
-  return range.empty() ? h : h + " (range: " + range + ")";
-}
-
-template <class T>
-void assign(ExplorationSettings& s, T ExplorationSettings::*member, const json& v) {
-  s.*member = v.get<T>();
 }
 
 std::string value_text(const json& v) {
@@ -288,6 +218,44 @@ std::string value_text(const json& v) {
 std::string ExplorationKey::description() const {
   if (strategies.empty()) return help;
   return join(strategies, ", ") + ": " + help;
+}
+
+std::string ExplorationKey::range_text() const {
+  if (type == Type::kUnsigned && max != kNoMax)
+    return std::to_string(min) + " to " + std::to_string(max);
+  if (type == Type::kNumber) return number_text(min_number) + " to " + number_text(max_number);
+  return "";
+}
+
+std::string ExplorationKey::option_help() const {
+  if (type == Type::kBoolean) return capitalised(switch_help);
+  std::string h = description();
+  if (strategies.empty()) h = capitalised(h);
+  const std::string range = range_text();
+  return range.empty() ? h : h + " (range: " + range + ")";
+}
+
+json ExplorationKey::value_in(const ExplorationSettings& s) const {
+  if (std::holds_alternative<std::monostate>(field)) return s.parameter(key);
+  return std::visit(
+      [&s](auto member) -> json {
+        if constexpr (std::is_same_v<decltype(member), std::monostate>)
+          return nullptr;
+        else
+          return s.*member;
+      },
+      field);
+}
+
+void ExplorationKey::assign(ExplorationSettings& s, const json& v) const {
+  std::visit(
+      [&](auto member) {
+        if constexpr (std::is_same_v<decltype(member), std::monostate>)
+          s.parameters[key] = v.get<std::uint64_t>();
+        else
+          s.*member = v.get<std::remove_reference_t<decltype(s.*member)>>();
+      },
+      field);
 }
 
 std::uint64_t ExplorationSettings::parameter(std::string_view key) const {
@@ -305,127 +273,50 @@ std::map<std::string, std::uint64_t, std::less<>> ExplorationSettings::default_p
 }
 
 const std::vector<ExplorationKey>& exploration_keys() {
-  static const std::vector<ExplorationKey> keys = [] {
-    std::vector<ExplorationKey> v;
-    for (const Entry& e : table())
-      v.push_back(e.key);
-    return v;
-  }();
+  static const std::vector<ExplorationKey> keys = make_table();
   return keys;
 }
 
 json to_json(const ExplorationSettings& s) {
   json j = json::object();
-  for (const Entry& e : table()) {
-    if (e.parameter) {
-      j[e.key.key] = s.parameter(e.key.key);
-      continue;
-    }
-    std::visit([&](auto member) { j[e.key.key] = s.*member; }, e.field);
-  }
+  for (const ExplorationKey& k : exploration_keys())
+    j[k.key] = k.value_in(s);
   return j;
 }
 
 ExplorationSettings exploration_from_json(const JsonReader& r,
                                           const ExplorationSettings& defaults) {
   std::vector<std::string> known;
-  for (const Entry& e : table())
-    known.push_back(e.key.key);
+  for (const ExplorationKey& k : exploration_keys())
+    known.push_back(k.key);
   r.expect_keys(known);
   ExplorationSettings s = defaults;
-  for (const Entry& e : table()) {
-    const ExplorationKey& k = e.key;
-    if (e.parameter) {
-      std::uint64_t& v = s.parameters[k.key];
-      v = r.uint_or(k.key, v, k.min, k.max);
-      continue;
-    }
+  for (const ExplorationKey& k : exploration_keys()) {
+    const json current = k.value_in(s);
     switch (k.type) {
-      case ExplorationKey::Type::kStrategy: {
-        std::string& v = s.*std::get<std::string ExplorationSettings::*>(e.field);
-        v = r.enum_or(k.key, v, exploration_strategy_names());
+      case Type::kStrategy:
+        k.assign(s, r.enum_or(k.key, current.get<std::string>(), exploration_strategy_names()));
         break;
-      }
-      case ExplorationKey::Type::kUnsigned: {
-        std::uint64_t& v = s.*std::get<std::uint64_t ExplorationSettings::*>(e.field);
-        v = r.uint_or(k.key, v, k.min, k.max);
+      case Type::kUnsigned:
+        k.assign(s, r.uint_or(k.key, current.get<std::uint64_t>(), k.min, k.max));
         break;
-      }
-      case ExplorationKey::Type::kNumber: {
-        double& v = s.*std::get<double ExplorationSettings::*>(e.field);
-        v = r.number_or(k.key, v, k.min_number, k.max_number);
+      case Type::kNumber:
+        k.assign(s, r.number_or(k.key, current.get<double>(), k.min_number, k.max_number));
         break;
-      }
-      case ExplorationKey::Type::kBoolean: {
-        bool& v = s.*std::get<bool ExplorationSettings::*>(e.field);
-        v = r.bool_or(k.key, v);
+      case Type::kBoolean:
+        k.assign(s, r.bool_or(k.key, current.get<bool>()));
         break;
-      }
     }
   }
   return s;
 }
 
 ExplorationSettings apply_overrides(ExplorationSettings s, const ExplorationOverrides& o) {
-  for (const Entry& e : table()) {
-    const auto it = o.values.find(e.key.key);
-    if (it == o.values.end()) continue;
-    const json& v = it->second;
-    if (e.parameter) {
-      s.parameters[e.key.key] = v.get<std::uint64_t>();
-      continue;
-    }
-    std::visit([&](auto member) { assign(s, member, v); }, e.field);
+  for (const ExplorationKey& k : exploration_keys()) {
+    const auto it = o.values.find(k.key);
+    if (it != o.values.end()) k.assign(s, it->second);
   }
   return s;
-}
-
-void add_exploration_options(CLI::App& c, ExplorationOverrides& o) {
-  const std::string names = join(exploration_strategy_names(), ", ");
-  for (const Entry& e : table()) {
-    const ExplorationKey& k = e.key;
-    const std::string key = k.key;
-    const std::string range = range_text(k);
-    const std::string help = option_help(k);
-    switch (k.type) {
-      case ExplorationKey::Type::kStrategy:
-        c.add_option_function<std::string>(
-             k.flag, [&o, key](const std::string& v) { o.values[key] = v; },
-             "Exploration strategy (default: the scenario's, else " +
-                 std::string(kPortfolioName) + "); one of: " + names)
-            ->type_name(k.value_name)
-            ->check(CLI::Validator(
-                [names](std::string& v) -> std::string {
-                  const auto known = exploration_strategy_names();
-                  if (std::find(known.begin(), known.end(), v) != known.end()) return "";
-                  return "unknown strategy '" + v + "'" + did_you_mean(v, known) +
-                         "; known: " + names;
-                },
-                "", "strategy"));
-        break;
-      case ExplorationKey::Type::kUnsigned: {
-        CLI::Option* opt =
-            c.add_option_function<std::uint64_t>(
-                 k.flag, [&o, key](const std::uint64_t& v) { o.values[key] = v; }, help)
-                ->type_name(k.value_name)
-                ->check(CLI::NonNegativeNumber.description(""));
-        if (!range.empty()) opt->check(CLI::Range(k.min, k.max).description(""));
-        break;
-      }
-      case ExplorationKey::Type::kNumber:
-        c.add_option_function<double>(
-             k.flag, [&o, key](const double& v) { o.values[key] = v; }, help)
-            ->type_name(k.value_name)
-            ->check(CLI::Range(k.min_number, k.max_number).description(""));
-        break;
-      case ExplorationKey::Type::kBoolean: {
-        const bool value = k.switch_value;
-        c.add_flag_callback(
-            k.flag, [&o, key, value] { o.values[key] = value; }, capitalised(k.switch_help));
-        break;
-      }
-    }
-  }
 }
 
 std::vector<std::string> exploration_strategy_names() {
@@ -494,21 +385,21 @@ nlohmann::ordered_json exploration_schema() {
     p["description"] =
         (k.strategies.empty() ? capitalised(k.description()) : k.description()) + ".";
     switch (k.type) {
-      case ExplorationKey::Type::kStrategy:
+      case Type::kStrategy:
         p["type"] = "string";
         p["enum"] = exploration_strategy_names();
         break;
-      case ExplorationKey::Type::kUnsigned:
+      case Type::kUnsigned:
         p["type"] = "integer";
         p["minimum"] = k.min;
         p["maximum"] = k.max;
         break;
-      case ExplorationKey::Type::kNumber:
+      case Type::kNumber:
         p["type"] = "number";
         p["minimum"] = k.min_number;
         p["maximum"] = k.max_number;
         break;
-      case ExplorationKey::Type::kBoolean:
+      case Type::kBoolean:
         p["type"] = "boolean";
         break;
     }
@@ -531,16 +422,16 @@ std::string exploration_keys_markdown() {
   for (const ExplorationKey& k : exploration_keys()) {
     std::string type;
     switch (k.type) {
-      case ExplorationKey::Type::kStrategy:
+      case Type::kStrategy:
         type = "string, one of the strategies";
         break;
-      case ExplorationKey::Type::kUnsigned:
-        type = k.max == kNoMax ? "integer ≥ " + std::to_string(k.min) : "integer, " + range_text(k);
+      case Type::kUnsigned:
+        type = k.max == kNoMax ? "integer ≥ " + std::to_string(k.min) : "integer, " + k.range_text();
         break;
-      case ExplorationKey::Type::kNumber:
-        type = "number, " + range_text(k);
+      case Type::kNumber:
+        type = "number, " + k.range_text();
         break;
-      case ExplorationKey::Type::kBoolean:
+      case Type::kBoolean:
         type = "boolean";
         break;
     }
@@ -555,12 +446,12 @@ std::string exploration_options_markdown() {
   for (const ExplorationKey& k : exploration_keys()) {
     const std::string default_text =
         "the scenario's `" + k.key + "`, else `" + value_text(k.default_value) + "`";
-    if (k.type == ExplorationKey::Type::kBoolean) {
+    if (k.type == Type::kBoolean) {
       out += "| `" + k.flag + "` | " + default_text + " | " + k.switch_help + " (sets `" + k.key +
              "` to `" + (k.switch_value ? "true" : "false") + "`) |\n";
       continue;
     }
-    const std::string range = range_text(k);
+    const std::string range = k.range_text();
     out += "| `" + k.flag + " " + k.value_name + "` | " + default_text + " | " +
            markdown_description(k) + (range.empty() ? "" : " (" + range + ")") + " |\n";
   }

@@ -29,8 +29,6 @@ struct Expectation {
   std::vector<std::string> reached;
 };
 
-std::optional<Verdict> verdict_from_string(std::string_view name);
-
 /// A scenario read, validated and instantiated: ready to explore.
 struct Scenario {
   std::string file;         ///< the path it was read from (or a label for an embedded one)
@@ -65,5 +63,11 @@ std::vector<std::string> collect_scenario_files(const std::vector<std::string>& 
 
 /// Throws InputError if two scenarios share a name (their counterexample files would collide).
 void check_unique_names(const std::vector<Scenario>& scenarios);
+
+/// Loads every scenario named by `paths` (files or directories), all of them validated before
+/// anything runs, each with `overrides` applied. Throws InputError at the first bad one.
+std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
+                                     const ModelRegistry& models,
+                                     const std::vector<ScenarioOverride>& overrides = {});
 
 }  // namespace interleave::cli

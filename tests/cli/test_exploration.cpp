@@ -3,6 +3,7 @@
 // by hand against it: the JSON Schema's exploration section, the tables of docs/strategies.md,
 // docs/scenario-format.md and docs/cli.md; and they check that every key works the same way as a
 // scenario key, a command-line option, an override and a trace option.
+#include "reports/cli/exploration_options.hpp"
 #include "reports/run/exploration.hpp"
 #include "tests/cli/helpers.hpp"
 
