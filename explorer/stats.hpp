@@ -1,5 +1,6 @@
 // Counters of an exploration. Mergeable: the stats of several searches (e.g. parallel workers over
-// disjoint parts of the space) add up with +=.
+// disjoint parts of the space) add up with +=. One table of the counters (stats_fields()) drives
+// +=, the JSON written and the JSON read (traces, the --json summaries that `merge` adds up).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -7,8 +8,12 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace interleave {
+
+class JsonReader;
 
 struct Stats {
   std::uint64_t executions = 0;    ///< executions run, whatever their outcome
@@ -30,7 +35,25 @@ struct Stats {
   Stats& operator+=(const Stats& o);
 };
 
+/// One counter of Stats: its JSON key, where Stats keeps it, how the counts of two searches
+/// combine, and whether JSON shows it when it is 0.
+struct StatsField {
+  std::string_view key{};
+  std::uint64_t Stats::*member = nullptr;
+  enum class Combine : std::uint8_t { kSum, kMax } combine = Combine::kSum;
+  bool only_when_nonzero = false;  ///< written only when > 0, read as 0 when absent
+};
+/// The counters: executions, completed, blocked, deadlocked, cut_by_bound, infeasible, failed,
+/// steps, max_depth. Besides them JSON has "violations" (property -> executions) and
+/// "elapsed_seconds" (with timing only).
+const std::vector<StatsField>& stats_fields();
+/// Every key of a stats object: the counters', then "violations" and "elapsed_seconds".
+std::vector<std::string> stats_keys();
+
 /// with_timing = false leaves out wall time (for byte-identical output across runs).
 nlohmann::json to_json(const Stats& s, bool with_timing);
+/// Reads what to_json wrote (with or without timing). Throws InputError naming the file and JSON
+/// path of `r` for an unknown key, a missing counter, a wrong type or a violation count of 0.
+Stats stats_from_json(const JsonReader& r);
 
 }  // namespace interleave

@@ -3,7 +3,7 @@
 
 #include "reports/cli/cli.hpp"
 #include "explorer/strategies/factory.hpp"
-#include "reports/cli/exploration.hpp"
+#include "reports/run/exploration.hpp"
 #include "tests/cli/counter_model.hpp"
 
 #include <stdlib.h>

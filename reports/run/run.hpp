@@ -4,8 +4,8 @@
 
 #include "explorer/explorer.hpp"
 #include "explorer/strategy.hpp"
-#include "reports/cli/output_files.hpp"  // write_file_atomically
-#include "reports/cli/scenario.hpp"
+#include "reports/run/output_files.hpp"  // write_file_atomically
+#include "reports/run/scenario.hpp"
 #include "reports/trace.hpp"
 
 #include <atomic>
@@ -19,6 +19,32 @@
 #include <vector>
 
 namespace interleave::cli {
+
+/// A share of a split search (explorer/split.hpp): shard `index` (0-based) of `count`.
+struct Shard {
+  std::size_t index = 0;
+  std::size_t count = 1;
+};
+
+/// How one scenario is to run, settled before anything runs.
+struct RunPlan {
+  ExplorationSettings settings;
+  /// The search is to be split at a depth chosen for the scenario (settle_split_depth).
+  bool choose_depth = false;
+};
+
+/// The settings `scenario` runs with: its own with `overrides` applied (for a shard of a split
+/// search, the portfolio's DPOR member alone), checked before anything runs: impossible strategy
+/// parameters and a split that cannot be are UsageErrors, a decomposition the model refuses an
+/// InputError. `split_jobs`: the threads a split search would run on (1: a DPOR search is split
+/// only when a split is asked for by name, split_depth or a shard); a strategy that cannot be
+/// split then runs on one thread.
+RunPlan plan_run(const Scenario& scenario, const ExplorationOverrides& overrides,
+                 const Shard& shard, unsigned split_jobs);
+/// When plan.choose_depth: sets plan.settings.split_depth to the smallest depth at which the
+/// scenario's program has enough prefixes (explorer/split.hpp: choose_split_depth); the output
+/// records it.
+void settle_split_depth(const Scenario& scenario, RunPlan& plan, const std::atomic<bool>* stop);
 
 struct RunContext {
   std::string tool_version;       ///< recorded in traces, e.g. "interleave 0.1.0"
@@ -112,6 +138,11 @@ struct ScenarioRun {
 /// trace cannot be written and ProgramError when the model misbehaves (e.g. nondeterminism).
 ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
                          const RunContext& context);
+
+/// The result of `scenario` under `settings`, with no trace written and no progress: by owners
+/// when the settings say so (as run_scenario), else by the one strategy that stands for the
+/// settings (single_strategy: for the portfolio, its DPOR member). What a matrix cell runs.
+ExplorationResult explore_result(const Scenario& scenario, const ExplorationSettings& settings);
 
 /// Explores `scenario` by owners (ExplorationSettings::decompose): one slice per owner kind,
 /// one verdict (violation if a slice violates, holds only if every slice holds exhaustively,

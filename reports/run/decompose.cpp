@@ -2,7 +2,7 @@
 // (explorer/decomposition.hpp), one exploration per distinct owner kind, one combined verdict,
 // and every slice counterexample lifted to the scenario before it is written.
 #include "explorer/input_error.hpp"
-#include "reports/cli/run.hpp"
+#include "reports/run/run.hpp"
 #include "reports/render.hpp"
 
 #include <map>
