@@ -95,9 +95,12 @@ struct DecomposedRun {
   std::string argument;       ///< where the argument is, e.g. "docs/model.md#owner-decomposition"
   std::string owners_plural;  ///< "TaskRuns and clients"
   /// A slice counterexample that could not be lifted to the full scenario: the property, the
-  /// owner and why. It is not written as a trace (it is not a trace of the scenario).
+  /// owner and why. It is reported all the same (in ExplorationResult::counterexamples), and
+  /// written as a trace of the slice's scenario, never as one of the scenario: the slice's
+  /// scenario file and the trace (both "" when not written).
   struct Unlifted {
     std::string invariant, owner, reason;
+    std::string scenario_file, trace_file;
   };
   std::vector<Unlifted> unlifted;
 };
