@@ -149,8 +149,10 @@ ExplorationResult explore_result(const Scenario& scenario, const ExplorationSett
 
 /// Explores `scenario` by owners (ExplorationSettings::decompose): one slice per owner kind,
 /// one verdict (violation if a slice violates, holds only if every slice holds exhaustively,
-/// incomplete otherwise), coverage the union, each counterexample lifted to the scenario and
-/// written as its trace (none when context.out_dir is empty). Called by run_scenario when
+/// incomplete otherwise), coverage the union, one counterexample per violated property, lifted to
+/// the scenario and written as its trace, or, where no lift is found, the slice's own, written as a
+/// trace of the slice's scenario next to that scenario's file (DecomposedRun::unlifted); none is
+/// written when context.out_dir is empty. Called by run_scenario when
 /// settings.decompose is set.
 ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& settings,
                            const RunContext& context);

@@ -100,7 +100,7 @@ TEST_CASE("decompose: a slice counterexample that does not lift is reported, wit
   const json s = json::parse(r.out)["scenarios"][0];
   CHECK(s["verdict"] == "violation");
   REQUIRE(s["counterexamples"].size() == 1);
-  CHECK(s["counterexamples"][0]["invariant"] == "counter == total");
+  CHECK(s["counterexamples"][0]["violation"]["invariant"] == "counter == total");
   const json& u = s["decomposition"]["unlifted"];
   REQUIRE(u.size() == 1);
   CHECK(u[0]["invariant"] == "counter == total");
