@@ -14,6 +14,7 @@ Stats& Stats::operator+=(const Stats& o) {
   cut_by_bound += o.cut_by_bound;
   infeasible += o.infeasible;
   failed += o.failed;
+  timing_infeasible += o.timing_infeasible;
   steps += o.steps;
   max_depth = std::max(max_depth, o.max_depth);
   for (const auto& [name, n] : o.violations)
@@ -29,6 +30,8 @@ nlohmann::json to_json(const Stats& s, bool with_timing) {
       {"steps", s.steps},           {"max_depth", s.max_depth},       {"violations", s.violations}};
   // Only when there were some: scenarios without ordering constraints never have any.
   if (s.infeasible > 0) j["infeasible"] = s.infeasible;
+  // Likewise: untimed programs never have any.
+  if (s.timing_infeasible > 0) j["timing_infeasible"] = s.timing_infeasible;
   if (with_timing) j["elapsed_seconds"] = s.elapsed_seconds;
   return j;
 }
