@@ -1,6 +1,7 @@
 #include "explorer/timing.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 
@@ -67,11 +68,13 @@ void TimingGraph::build(std::span<const Event> trace, const TimingRecord& timing
 
   for (std::int32_t j = 0; j < n; ++j) {
     const Event& e = trace[static_cast<std::size_t>(j)];
-    // Every time is at or after the origin.
-    add(node(j), 0, 0);
-    // A step left out is constrained by nothing else. (`keep` is closed under the predecessors
-    // below, so the steps kept see only kept steps.)
-    if (!kept_[static_cast<std::size_t>(j)]) continue;
+    // A step left out is constrained by nothing but the origin. (`keep` is closed under the
+    // predecessors below, so the steps kept see only kept steps; each of them is at or after the
+    // origin through its chain of program order and start, whose minima are never negative.)
+    if (!kept_[static_cast<std::size_t>(j)]) {
+      add(node(j), 0, 0);
+      continue;
+    }
     if (e.actor >= last_of_actor_.size()) last_of_actor_.resize(e.actor + 1u, -1);
     const std::int32_t prev = last_of_actor_[e.actor];
     // Program order, or the actor's start after its spawn.
@@ -86,19 +89,29 @@ void TimingGraph::build(std::span<const Event> trace, const TimingRecord& timing
     // A join: after the joined actor's last step and its work.
     if (prev >= 0 && e.hb_pred >= 0) add(node(j), node(e.hb_pred), -work_of_step(e.hb_pred).min);
     last_of_actor_[e.actor] = j;
-    // Conflicting steps of other actors, in execution order.
+    // Conflicting steps of other actors, in execution order: per other actor only its latest
+    // conflicting step (its earlier ones precede that one by program order, whose minima are
+    // never negative).
+    ActorSet linked;
+    std::array<std::int32_t, kMaxActors> latest{};  // per actor in `linked`
     for (const Access& x : e.op) {
       if (x.object >= by_object_.size()) by_object_.resize(static_cast<std::size_t>(x.object) + 1);
-      for (const std::int32_t i : by_object_[x.object]) {
-        const Event& ei = trace[static_cast<std::size_t>(i)];
-        if (ei.actor == e.actor) continue;
+      const std::vector<std::int32_t>& h = by_object_[x.object];
+      ActorSet found;  // on this object: the latest conflicting step of each actor seen
+      for (auto it = h.rbegin(); it != h.rend(); ++it) {
+        const Event& ei = trace[static_cast<std::size_t>(*it)];
+        if (ei.actor == e.actor || found.contains(ei.actor)) continue;
+        if (linked.contains(ei.actor) && latest[ei.actor] >= *it) continue;
         for (const Access& y : ei.op)
           if (y.object == x.object && conflicts(y, x)) {
-            add(node(j), node(i), 0);
+            found.insert(ei.actor);
+            linked.insert(ei.actor);
+            latest[ei.actor] = *it;  // the latest so far: found in decreasing order per object
             break;
           }
       }
     }
+    linked.for_each([&](ActorId b) { add(node(j), node(latest[b]), 0); });
     for (const Access& x : e.op) {
       auto& h = by_object_[x.object];
       if (h.empty() || h.back() != j) h.push_back(j);

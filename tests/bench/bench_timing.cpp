@@ -8,7 +8,7 @@
 //    [1 ms, 5 ms] and every actor starting in [0, 30 s) (TimingGraph::build, then feasible()),
 //    exactly the work Execution does at the end of a timed execution. The ratio is of the fastest
 //    of three explorations each way.
-// 2. A timed program of the same shape with real durations (Actor::lasts): 4 actors of 6 steps
+// 2. A timed program of the same shape with real durations (Actor::lasts): 4 actors of 4 steps
 //    over 3 shared objects, each step lasting [1, 3] ms, against the same program untimed.
 //
 // Usage: bench_timing
@@ -98,7 +98,7 @@ Program shaped(bool timed) {
     for (int a = 0; a < 4; ++a)
       ex.spawn("A" + std::to_string(a), [a, timed, objs](Actor& act) {
         if (timed) act.lasts(Duration::between(0, milliseconds(2)));
-        for (int s = 0; s < 6; ++s) {
+        for (int s = 0; s < 4; ++s) {
           const ObjectId o = objs[(a + s) % 3];
           act.step("s", {s % 2 == 0 ? read(o) : write(o)});
           if (timed) act.lasts(Duration::between(milliseconds(1), milliseconds(3)));
@@ -144,6 +144,6 @@ int main() {
     if (i == 0 || s < timed.seconds)
       timed = {s, r.stats.executions, r.stats.executions - r.stats.timing_infeasible};
   }
-  print("4x6 program, Actor::lasts", base, timed);
+  print("4x4 program, Actor::lasts", base, timed);
   return 0;
 }

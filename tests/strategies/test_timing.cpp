@@ -242,3 +242,40 @@ TEST_CASE("timing: wall-clock times are printed as fe.log prints them", "[timing
   CHECK(format_wall_clock({0, 0}, seconds(86'400) - 1) == "1970-01-01 23:59:59.999Z");
   CHECK(format_wall_clock({0, -90}, 0) == "1969-12-31 22:30:00.000-01:30");
 }
+
+TEST_CASE("timing: a timed counterexample's times and wall clock survive its JSON", "[timing]") {
+  Program p = create_use_drop(Duration::between(milliseconds(25), milliseconds(50)));
+  Program with_clock = [p](Execution& ex) {
+    p(ex);
+    ex.wall_clock({1'778'101'814'000'000, 8 * 60});
+  };
+  const ExplorationResult r = explore_dpor(with_clock);
+  REQUIRE(r.verdict == Verdict::kViolation);
+  const Counterexample& c = r.counterexamples.front();
+  REQUIRE(c.wall_clock.has_value());
+  const nlohmann::json j = to_json(c);
+  CHECK(j.at("steps").at(0).contains("time_us"));
+  const Counterexample back = reports::counterexample_from_json(JsonReader(j, "trace.json"));
+  REQUIRE(back.steps.size() == c.steps.size());
+  for (std::size_t i = 0; i < c.steps.size(); ++i)
+    CHECK(back.steps[i].time == c.steps[i].time);
+  CHECK(back.wall_clock == c.wall_clock);
+  // Replaying the schedule gives the same times (what `replay` compares).
+  Explorer replayer(with_clock);
+  const ReplayReport rep = replayer.replay(c.schedule);
+  REQUIRE(rep.steps.size() == c.steps.size());
+  for (std::size_t i = 0; i < c.steps.size(); ++i)
+    CHECK(rep.steps[i].time == c.steps[i].time);
+  // An untimed counterexample has no time, no wall clock.
+  auto untimed = [](Execution& ex) {
+    auto& x = ex.make<Shared<int>>(ex, "x", 0);
+    ex.spawn("A", [&x](Actor& a) {
+      if (x.read(a, "r") == 0) a.violation("nonzero", "x is 0");
+    });
+  };
+  const ExplorationResult u = explore_dpor(untimed);
+  REQUIRE(u.verdict == Verdict::kViolation);
+  const nlohmann::json ju = to_json(u.counterexamples.front());
+  CHECK_FALSE(ju.at("steps").at(0).contains("time_us"));
+  CHECK_FALSE(ju.contains("wall_clock"));
+}
