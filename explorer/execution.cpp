@@ -2,6 +2,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -72,6 +73,7 @@ void Actor::reset(Execution& exec, ActorId id, std::string_view name, ObjectId l
   choice_value_ = 0;
   spawn_event_ = -1;
   last_event_ = -1;
+  start_work_ = {};
   locals_ = nullptr;
   locals_fingerprint_ = nullptr;
 }
@@ -166,6 +168,25 @@ void Actor::unregistered_access() {
   stop();
 }
 
+void Actor::lasts(Duration d) {
+  if (d.min < 0 || d.max < d.min) {
+    exec_->program_error_ = true;
+    exec_->abandon_reason_ = "actor '" + name_ + "' gave a duration [" + std::to_string(d.min) +
+                             ", " + std::to_string(d.max) +
+                             "] us (Actor::lasts needs 0 <= min <= max)";
+    stop();
+  }
+  TimingRecord& t = exec_->buffers_.timing;
+  t.timed = true;
+  if (last_event_ < 0) {
+    start_work_.add(d);
+    return;
+  }
+  const auto i = static_cast<std::size_t>(last_event_);
+  if (t.work.size() <= i) t.work.resize(i + 1);
+  t.work[i].add(d);
+}
+
 void Actor::stop() {
   request_ = Request::kStopped;
   fiber_->yield();
@@ -188,6 +209,8 @@ Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOption
   buffers_.decisions.clear();
   buffers_.notes.clear();
   buffers_.states.clear();
+  buffers_.timing.clear();
+  buffers_.times.clear();
   actors_.clear();
   actor_names_.clear();
   buffers_.actor_name_hashes.clear();
@@ -646,7 +669,7 @@ Outcome Execution::run(Strategy& strategy) {
     std::int32_t hb_pred = -1;
     if (a.last_event_ < 0) hb_pred = a.spawn_event_;
     if (a.joining_ != kNoActor) hb_pred = actors_[a.joining_]->last_event_;
-    trace.push_back(Event{next, a.pending_, hb_pred});
+    trace.push_back(Event{next, a.pending_, hb_pred, a.ready_fn_ != nullptr});
     buffers_.decisions.push_back(Decision{Decision::Kind::kActor, next});
     current_event_ = static_cast<std::int32_t>(step);
     a.last_event_ = current_event_;
@@ -671,11 +694,60 @@ Outcome Execution::run(Strategy& strategy) {
     buffers_.notes.resize(buffers_.trace.size());
     if (state_dump_) final_state_ = state_dump_();
   }
+  if (buffers_.timing.timed) [[unlikely]]
+    settle_timing();
   strategy.end_execution(
       ExecutionRecord{outcome, buffers_.trace, buffers_.decisions,
                       violation_ ? std::string_view(violation_->invariant) : std::string_view(),
-                      outcome == Outcome::kCompleted ? this : nullptr});
+                      outcome == Outcome::kCompleted ? this : nullptr, timing_feasible_});
   return outcome;
+}
+
+void Execution::settle_timing() {
+  TimingRecord& t = buffers_.timing;
+  t.start.clear();
+  t.spawned_at.clear();
+  for (const auto& a : actors_) {
+    t.start.push_back(a->start_work_);
+    t.spawned_at.push_back(a->spawn_event_);
+  }
+  // The steps that decide the outcome (explorer/timing.hpp): all of them, but for a violation
+  // found in a step or between steps, the causal past of what it saw.
+  std::vector<char> keep;
+  const std::vector<Event>& trace = buffers_.trace;
+  if (violation_ && !violation_->found_at && violation_->step < trace.size()) {
+    keep.assign(trace.size(), 0);
+    const std::size_t k = violation_->step;
+    keep[k] = 1;
+    if (violation_->actor == kNoActor) {
+      // An invariant between steps: what it reads was last set by the steps that change it.
+      const Invariant* inv = nullptr;
+      for (const Invariant& i : invariants_)
+        if (i.name == violation_->invariant) inv = &i;
+      for (std::size_t i = 0; i < k; ++i) {
+        for (const Access& a : trace[i].op) {
+          if (observes(a.kind)) continue;
+          if (inv == nullptr || !inv->declared ||
+              std::find(inv->reads.begin(), inv->reads.end(), a.object) != inv->reads.end()) {
+            keep[i] = 1;
+            break;
+          }
+        }
+      }
+    }
+    // Close under the predecessors: program order, spawn/join, earlier conflicting steps.
+    for (std::size_t i = k + 1; i-- > 0;) {
+      if (!keep[i]) continue;
+      const Event& e = trace[i];
+      if (e.hb_pred >= 0) keep[static_cast<std::size_t>(e.hb_pred)] = 1;
+      for (std::size_t j = 0; j < i; ++j)
+        if (!keep[j] && (trace[j].actor == e.actor || conflicts(trace[j].op, e.op))) keep[j] = 1;
+    }
+  }
+  TimingGraph& g = buffers_.timing_graph;
+  g.build(trace, t, keep);
+  timing_feasible_ = g.feasible();
+  if (options_.tracing && timing_feasible_) buffers_.times = g.earliest();
 }
 
 }  // namespace interleave

@@ -9,6 +9,7 @@
 #include "explorer/constraints.hpp"
 #include "explorer/fiber.hpp"
 #include "explorer/strategy.hpp"
+#include "explorer/timing.hpp"
 #include "explorer/types.hpp"
 
 #include <nlohmann/json.hpp>
@@ -105,6 +106,11 @@ struct ExecutionBuffers {
   LabelStore labels;
   /// The access lists of wide operations (more than Op::kMaxAccesses), kept likewise.
   AccessListStore access_lists;
+  /// The durations the last execution's actors gave (Actor::lasts; explorer/timing.hpp), its
+  /// constraint graph, and (tracing a timed execution) the earliest feasible time of each step.
+  TimingRecord timing;
+  TimingGraph timing_graph;
+  std::vector<Micros> times;
 };
 
 /// The steps an execution may run before it is cut, unless a scenario or a caller says otherwise:
@@ -167,6 +173,14 @@ class Actor {
   /// A nondeterministic choice in [0, n), decided by the strategy and recorded in the schedule.
   /// Not a scheduling point: it belongs to the current step. n must be at least 1.
   std::uint32_t choose(std::uint32_t n);
+
+  /// Virtual time (explorer/timing.hpp): the work this actor does from its current step up to its
+  /// next scheduling point lasts `d` (before its first step: from its spawn, or the origin for an
+  /// actor spawned at set-up, to its first step: a periodic actor's phase). Not a scheduling
+  /// point. Calls in one step add up (the work, then a wait: a daemon's interval); a step with
+  /// none lasts [0, forever). Any call makes the program timed: only the executions whose steps
+  /// can be given times that fit every duration count.
+  void lasts(Duration d);
 
   /// Spawns a child actor (not a scheduling point). Its steps happen after this actor's current
   /// step. Names must be unique within the execution.
@@ -252,6 +266,7 @@ class Actor {
   std::uint32_t choice_value_ = 0;
   std::int32_t spawn_event_ = -1;  // the step in which this actor was spawned, -1 if at setup
   std::int32_t last_event_ = -1;   // this actor's most recent step
+  detail::Work start_work_;        // lasts() before the first step
   std::uint64_t generation_ = 0;   // the execution (ExecutionBuffers::generation) it last ran in
   const void* locals_ = nullptr;   // declare_locals
   void (*locals_fingerprint_)(const void*, StateHasher&) = nullptr;  // null: nothing declared
@@ -346,6 +361,14 @@ class Execution final : public StateSource {
   /// from the program, after it has set up its own objects and actors (one object per
   /// constraint, "constraint[k]", is registered here; actors spawned later are named at spawn).
   void order(std::vector<OrderConstraint> constraints);
+  /// A timed program's named window (explorer/timing.hpp), measured in every violating execution
+  /// and always reported with the verdict. Call from the program, the same in every execution.
+  void window(TimingWindow w) { windows_.push_back(std::move(w)); }
+  const std::vector<TimingWindow>& windows() const { return windows_; }
+  /// The wall-clock time of a timed program's origin: its traces then print times as a log
+  /// does (format_wall_clock) besides their offsets.
+  void wall_clock(WallClock origin) { wall_clock_ = origin; }
+  const std::optional<WallClock>& wall_clock() const { return wall_clock_; }
   /// Goals reached in this execution, each once, in the order first reached.
   const std::vector<std::string>& covered() const { return covered_; }
 
@@ -367,6 +390,10 @@ class Execution final : public StateSource {
   const std::string& abandon_reason() const { return abandon_reason_; }
   /// Why the execution was infeasible under its ordering constraints (Outcome::kInfeasible).
   const std::string& infeasible_reason() const { return infeasible_reason_; }
+  /// Whether an actor gave a duration (Actor::lasts), and, after run(), whether the execution is
+  /// timed-feasible (always true for an untimed one; explorer/timing.hpp).
+  bool timed() const { return buffers_.timing.timed; }
+  bool timing_feasible() const { return timing_feasible_; }
   /// The state dump at the end of the run (tracing only; null if none registered).
   const nlohmann::json& final_state() const { return final_state_; }
 
@@ -445,6 +472,11 @@ class Execution final : public StateSource {
   bool program_error_ = false;
   nlohmann::json final_state_;
   bool running_ = false;
+  bool timing_feasible_ = true;
+  std::vector<TimingWindow> windows_;
+  std::optional<WallClock> wall_clock_;
+  // Timed: the constraint graph of the steps that decide the outcome, and its verdict.
+  void settle_timing();
 };
 
 inline bool Actor::tracing() const {

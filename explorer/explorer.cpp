@@ -3,6 +3,7 @@
 #include "explorer/minimize.hpp"
 #include "explorer/strategies/replay.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
@@ -63,6 +64,7 @@ std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffer
       s.accesses.push_back({ex.object_name(a.object), a.kind});
     if (i < b.notes.size()) s.what = b.notes[i];
     if (e.hb_pred >= 0) s.after = static_cast<std::size_t>(e.hb_pred);
+    if (i < b.times.size() && b.times[i] >= 0) s.time = b.times[i];  // -1: outside the cut
     steps.push_back(std::move(s));
   }
   return steps;
@@ -90,13 +92,18 @@ ReplayReport Explorer::replay(const Schedule& schedule) {
   r.exhausted = replay.exhausted();
   if (r.outcome == Outcome::kAbandoned) r.reason = ex.abandon_reason();
   if (r.outcome == Outcome::kInfeasible) r.reason = ex.infeasible_reason();
+  r.timing_infeasible = !ex.timing_feasible();
+  r.wall_clock = ex.wall_clock();
+  if (r.timing_infeasible && r.reason.empty())
+    r.reason = "no times fit the durations of the execution";
   return r;
 }
 
 Counterexample Explorer::make_counterexample(const Schedule& schedule,
                                              const std::string& expected_invariant) {
   ReplayReport r = replay(schedule);
-  if (!r.violation || (!expected_invariant.empty() && r.violation->invariant != expected_invariant))
+  if (!r.violation || r.timing_infeasible ||
+      (!expected_invariant.empty() && r.violation->invariant != expected_invariant))
     throw ProgramError(
         "the program is not deterministic: replaying a violating schedule did not reproduce " +
         (expected_invariant.empty() ? std::string("a violation") : expected_invariant) +
@@ -116,6 +123,9 @@ Counterexample Explorer::make_counterexample(const Schedule& schedule,
   const std::size_t at = c.found_at.value_or(c.step);
   c.state = at < r.states.size() ? r.states[at] : std::move(r.state);
   c.states = std::move(r.states);
+  if (std::any_of(c.steps.begin(), c.steps.end(),
+                  [](const TraceStep& s) { return s.time.has_value(); }))
+    c.wall_clock = r.wall_clock;
   return c;
 }
 
@@ -138,6 +148,12 @@ void settle_verdict(ExplorationResult& result, const std::string& cut, const Cov
   } else if (!coverage.complete) {
     result.verdict = Verdict::kIncomplete;
     result.detail = coverage.description;
+  } else if (stats.timing_infeasible > 0 && stats.completed == 0 && stats.infeasible == 0) {
+    // No execution fits the durations: nothing was checked.
+    result.verdict = Verdict::kIncomplete;
+    result.detail = "the durations are unsatisfiable: none of the " +
+                    std::to_string(stats.executions) + " executions explored fits them (" +
+                    std::to_string(stats.timing_infeasible) + " timing-infeasible)";
   } else if (stats.infeasible > 0 && stats.completed == 0) {
     // Every execution was held by the scenario's ordering constraints: nothing was checked.
     result.verdict = Verdict::kIncomplete;
@@ -148,6 +164,17 @@ void settle_verdict(ExplorationResult& result, const std::string& cut, const Cov
   } else {
     result.verdict = Verdict::kHolds;
     result.detail = coverage.description;
+  }
+}
+
+void merge_timing(ExplorationResult& into, const ExplorationResult& from) {
+  into.timed = into.timed || from.timed;
+  for (const auto& [name, b] : from.windows) {
+    WindowBounds& w = into.windows[name];
+    w.least = std::min(w.least, b.least);
+    w.greatest = std::max(w.greatest, b.greatest);
+    w.executions += b.executions;
+    w.missing += b.missing;
   }
 }
 
@@ -197,6 +224,7 @@ bool Exploration::run(std::uint64_t executions) {
 
     Outcome outcome;
     std::optional<Violation> violation;
+    bool timing_infeasible = false;
     Schedule schedule;
     {
       Execution ex(*explorer_.pool_, buffers,
@@ -204,8 +232,26 @@ bool Exploration::run(std::uint64_t executions) {
       explorer_.program_(ex);
       outcome = ex.run(strategy_);
       violation = ex.violation();
-      for (const auto& goal : ex.covered())
-        ++result_.covered[goal];
+      if (ex.timed()) [[unlikely]] {
+        result_.timed = true;
+        if (!ex.timing_feasible() && outcome != Outcome::kStepBound) {
+          // Not a behaviour of the timed program: counted, never reported.
+          timing_infeasible = true;
+          violation.reset();
+        }
+      }
+      if (!timing_infeasible)
+        for (const auto& goal : ex.covered())
+          ++result_.covered[goal];
+      if (ex.timed() && (!ex.windows().empty() || !options.windows.empty())) [[unlikely]] {
+        // Declared windows are reported whatever the verdict; measured in violating executions.
+        for (const auto* list : {&ex.windows(), &options.windows})
+          for (const TimingWindow& w : *list) {
+            WindowBounds& b = result_.windows[w.name];
+            if (violation && !timing_infeasible)
+              measure_window(buffers.timing_graph, buffers.trace, buffers.actor_names, w, b);
+          }
+      }
       if (violation && !reported_.contains(violation->invariant)) {
         schedule.seed = strategy_.execution_seed();
         schedule.steps.reserve(buffers.decisions.size());
@@ -220,12 +266,12 @@ bool Exploration::run(std::uint64_t executions) {
     ++stats.executions;
     stats.steps += buffers.trace.size();
     stats.max_depth = std::max<std::uint64_t>(stats.max_depth, buffers.trace.size());
-    switch (outcome) {
+    switch (timing_infeasible ? Outcome::kAbandoned : outcome) {
       case Outcome::kCompleted:
         ++stats.completed;
         break;
       case Outcome::kAbandoned:
-        ++stats.blocked;
+        ++(timing_infeasible ? stats.timing_infeasible : stats.blocked);
         break;
       case Outcome::kDeadlock:
         ++stats.deadlocked;

@@ -58,6 +58,8 @@ struct TraceStep {
   /// The step this one must follow besides program order and conflicts: the step that spawned
   /// its actor (for the actor's first step) or the last step of the actor it joins (a join).
   std::optional<std::size_t> after;
+  /// A timed program's step: its earliest feasible time since the origin (explorer/timing.hpp).
+  std::optional<Micros> time;
 };
 
 /// A violating execution: the property, where it failed, the schedule that reproduces it exactly,
@@ -78,6 +80,8 @@ struct Counterexample {
   nlohmann::json state;
   /// states[i]: the state dump after step i (empty if the program has none).
   std::vector<nlohmann::json> states;
+  /// A timed program's wall-clock origin (Execution::wall_clock), if it gave one.
+  std::optional<WallClock> wall_clock;
 };
 
 /// The result of a strict replay with readable steps.
@@ -89,6 +93,9 @@ struct ReplayReport {
   std::vector<nlohmann::json> states;  ///< after each step (empty if the program has no dump)
   std::uint64_t preemptions = 0;
   std::size_t consumed = 0;  ///< schedule entries used
+  /// The program is timed and no times fit the execution (its steps then have no time).
+  bool timing_infeasible = false;
+  std::optional<WallClock> wall_clock;  ///< Execution::wall_clock
   bool diverged = false;     ///< the program did not follow the schedule (reason says where)
   bool exhausted = false;    ///< the schedule ended while actors could still run
   std::string reason;
@@ -111,6 +118,12 @@ struct ExplorationResult {
   /// The search was stopped from outside (ExploreOptions::stop) before it was over: the verdict
   /// is incomplete (detail "interrupted"), or a violation if one was found before.
   bool interrupted = false;
+  /// The program is timed (explorer/timing.hpp): the verdict is over its timed-feasible
+  /// executions only (stats.timing_infeasible counts the others).
+  bool timed = false;
+  /// A timed program's windows (its own, Execution::window, and ExploreOptions::windows) by name:
+  /// what its timed-feasible violating executions said about each.
+  std::map<std::string, WindowBounds> windows;
 };
 
 struct ExploreOptions {
@@ -135,6 +148,9 @@ struct ExploreOptions {
   /// execution boundary and reports what it explored as incomplete ("interrupted"). Null: never.
   /// A counterexample being minimised when it is set is finished (and reported) first.
   const std::atomic<bool>* stop = nullptr;
+  /// Windows to measure in a timed program's violating executions, besides its own
+  /// (Execution::window): e.g. asked for on the command line.
+  std::vector<TimingWindow> windows;
 };
 
 /// Sets result.verdict and result.detail from what the search found (counterexamples, stats,
@@ -142,6 +158,10 @@ struct ExploreOptions {
 /// the rules of Explorer::explore, shared with the searches made of several (explorer/split.hpp).
 void settle_verdict(ExplorationResult& result, const std::string& cut, const Coverage& coverage,
                     std::size_t max_steps);
+
+/// Adds what `from` says about time (timed, the windows) to `into`: for the searches made of
+/// several (the portfolio, a split search), as their stats add up.
+void merge_timing(ExplorationResult& into, const ExplorationResult& from);
 
 class Exploration;
 

@@ -19,9 +19,10 @@ struct Run {
   std::vector<std::string> names;  // by actor id
   std::uint64_t preemptions = 0;
   Schedule schedule;  // the decisions taken, as a schedule
+  bool timing_feasible = true;  // a timed program's execution that fits no times is no behaviour
 
   bool violates(const std::string& invariant) const {
-    return violation.has_value() && violation->invariant == invariant;
+    return timing_feasible && violation.has_value() && violation->invariant == invariant;
   }
 };
 
@@ -39,6 +40,7 @@ class Minimizer {
       program_(ex);
       r.outcome = ex.run(recorder);
       r.violation = ex.violation();
+      r.timing_feasible = ex.timing_feasible();
       for (std::size_t a = 0; a < ex.actor_count(); ++a)
         r.names.push_back(ex.actor(static_cast<ActorId>(a)).name());
     }

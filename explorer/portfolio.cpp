@@ -209,6 +209,7 @@ PortfolioResult explore_portfolio(const Program& program, const ExploreOptions& 
     result.stats += finished[i].stats;
     for (const auto& [goal, count] : finished[i].covered)
       result.covered[goal] += count;
+    merge_timing(result, finished[i]);
   }
   ExplorationResult exhaustive = std::move(finished[0]);
 
@@ -241,6 +242,7 @@ PortfolioResult explore_portfolio(const Program& program, const ExploreOptions& 
     result.stats += exhaustive.stats;
     for (const auto& [goal, count] : exhaustive.covered)
       result.covered[goal] += count;
+    merge_timing(result, exhaustive);
     for (Counterexample& c : fresh) {
       result.counterexamples.push_back(std::move(c));
       out.counterexample_member.push_back(n);

@@ -303,6 +303,7 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
     result.stats.elapsed_seconds = keep;
     for (const auto& [goal, n] : r.covered)
       result.covered[goal] += n;
+    merge_timing(result, r);
     for (Counterexample& c : r.counterexamples) {
       if (!reported.insert(c.invariant).second) continue;
       result.counterexamples.push_back(std::move(c));

@@ -20,6 +20,8 @@ const std::vector<StatsField>& stats_fields() {
       // Only when there were some: scenarios without ordering constraints never have any.
       {.key = "infeasible", .member = &Stats::infeasible, .only_when_nonzero = true},
       {.key = "failed", .member = &Stats::failed},
+      // Likewise: untimed programs never have any.
+      {.key = "timing_infeasible", .member = &Stats::timing_infeasible, .only_when_nonzero = true},
       {.key = "steps", .member = &Stats::steps},
       {.key = "max_depth", .member = &Stats::max_depth, .combine = C::kMax},
   };

@@ -25,6 +25,10 @@ struct Stats {
   /// violation nor a deadlock; shown only when some were
   std::uint64_t infeasible = 0;
   std::uint64_t failed = 0;        ///< ended by a violation or an actor failure
+  /// of a timed program (explorer/timing.hpp), fit no times: not behaviours of it, counted here
+  /// only (whatever they ended in, a step bound cut aside) and never reported; shown only when
+  /// some were
+  std::uint64_t timing_infeasible = 0;
   std::uint64_t steps = 0;         ///< steps executed, over all executions
   std::uint64_t max_depth = 0;     ///< most steps in one execution
   /// Executions that violated each property (invariant name, "deadlock", "actor_failure").

@@ -22,6 +22,8 @@ struct Event {
   /// which this actor was spawned (for its first event) or the last step of a joined actor (for a
   /// join). -1 when none.
   std::int32_t hb_pred = -1;
+  /// The step was announced with a condition (wait_until, join, a lock): it may have waited.
+  bool may_wait = false;
 };
 
 /// One decision of an execution, in order: the actor that took a step, or a choice value.
@@ -105,6 +107,9 @@ struct ExecutionRecord {
   /// The final state (for a completed execution, whose actors have all finished), for the
   /// stateful strategies; null otherwise.
   const StateSource* state = nullptr;
+  /// False when the program is timed and no times fit the execution's durations
+  /// (explorer/timing.hpp): it is not a behaviour of the timed program.
+  bool timing_feasible = true;
 };
 
 /// How much of the behaviour space a finished search covered.

@@ -45,6 +45,15 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
   const std::optional<std::size_t> violating = violating_position(c);
   const std::size_t max_width = std::max<std::size_t>(options.max_column_width, 8);
 
+  // A timed trace's step: its offset from the origin ("t+0.025s", from describe_step), or, when
+  // the program gave the origin's wall-clock time, the local time as fe.log prints it first.
+  auto step_text = [&c](const TraceStep& step) {
+    if (!c.wall_clock || !step.time) return describe_step(step, Wording::kReport);
+    TraceStep bare = step;
+    bare.time.reset();
+    return interleave::format_wall_clock(*c.wall_clock, *step.time) + " (t+" +
+           interleave::format_seconds(*step.time) + ") " + describe_step(bare, Wording::kReport);
+  };
   // Cells: the wrapped "label: what" of each step.
   std::vector<std::vector<std::string>> cells(c.steps.size());
   std::vector<std::size_t> width(actors.size(), 0);
@@ -52,7 +61,7 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
     width[i] = text::display_width(text::printable(actors[i]));  // names are never cut
   for (std::size_t s = 0; s < c.steps.size(); ++s) {
     const TraceStep& step = c.steps[s];
-    cells[s] = text::wrap(text::printable(describe_step(step, Wording::kReport)), max_width);
+    cells[s] = text::wrap(text::printable(step_text(step)), max_width);
     std::size_t& w = width[column_of.at(step.actor)];
     for (const std::string& line : cells[s])
       w = std::max(w, text::display_width(line));
@@ -102,7 +111,7 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
     for (std::size_t s = 0; s < c.steps.size(); ++s) {
       const TraceStep& step = c.steps[s];
       const std::vector<std::string> lines =
-          text::wrap(text::printable(describe_step(step, Wording::kReport)), 100);
+          text::wrap(text::printable(step_text(step)), 100);
       for (std::size_t line = 0; line < lines.size(); ++line)
         emit(line == 0
                  ? std::string(violating == s ? kMarker : kNoMarker) +

@@ -21,6 +21,21 @@ nlohmann::json to_json(const TraceStep& s) {
                    {"accesses", acc},
                    {"what", s.what}};
   if (s.after) j["after"] = *s.after;
+  if (s.time) j["time_us"] = *s.time;
+  return j;
+}
+
+nlohmann::json windows_to_json(const std::map<std::string, WindowBounds>& windows) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, b] : windows) {
+    nlohmann::json w{{"executions", b.executions}, {"missing", b.missing}};
+    if (b.executions > 0) {
+      w["least_us"] = b.least;
+      w["greatest_us"] = b.greatest == kForever ? nlohmann::json(nullptr) : nlohmann::json(b.greatest);
+    }
+    w["text"] = describe(b);
+    j[name] = std::move(w);
+  }
   return j;
 }
 
@@ -37,6 +52,9 @@ nlohmann::json to_json(const Counterexample& c) {
                    {"steps", steps},
                    {"state", c.state}};
   if (!c.states.empty()) j["states"] = c.states;
+  if (c.wall_clock)
+    j["wall_clock"] = {{"epoch_us", c.wall_clock->epoch_us},
+                       {"utc_offset_minutes", c.wall_clock->utc_offset_minutes}};
   return j;
 }
 
@@ -44,12 +62,16 @@ nlohmann::json to_json(const ExplorationResult& r, bool with_timing) {
   nlohmann::json cex = nlohmann::json::array();
   for (const auto& c : r.counterexamples)
     cex.push_back(to_json(c));
-  return {{"verdict", to_string(r.verdict)},
-          {"strategy", r.strategy},
-          {"detail", r.detail},
-          {"counterexamples", cex},
-          {"covered", r.covered},
-          {"stats", to_json(r.stats, with_timing)}};
+  nlohmann::json j{{"verdict", to_string(r.verdict)},
+                   {"strategy", r.strategy},
+                   {"detail", r.detail},
+                   {"counterexamples", cex},
+                   {"covered", r.covered},
+                   {"stats", to_json(r.stats, with_timing)}};
+  // Only for a timed program (an untimed one's document is unchanged).
+  if (r.timed) j["timed"] = true;
+  if (!r.windows.empty()) j["windows"] = windows_to_json(r.windows);
+  return j;
 }
 
 }  // namespace interleave
@@ -62,6 +84,7 @@ namespace {
 
 constexpr std::string_view kFormat = "interleave-trace";
 constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kMaxTime = static_cast<std::uint64_t>(kForever - 1);
 
 json stats_to_json(const Stats& s) {
   return to_json(s, /*with_timing=*/true);
@@ -81,7 +104,7 @@ Schedule schedule_from(const JsonReader& r) {
 }
 
 TraceStep step_from_json(const JsonReader& r, std::size_t index) {
-  r.expect_keys({"index", "actor", "label", "accesses", "what", "after"});
+  r.expect_keys({"index", "actor", "label", "accesses", "what", "after", "time_us"});
   TraceStep s;
   s.index = r.at("index").as_uint(0, kMaxCount);
   if (s.index != index)
@@ -108,6 +131,7 @@ TraceStep step_from_json(const JsonReader& r, std::size_t index) {
     if (index == 0) after->fail("the first step follows no other step");
     s.after = after->as_uint(0, index - 1);
   }
+  if (auto time = r.find("time_us")) s.time = static_cast<Micros>(time->as_uint(0, kMaxTime));
   return s;
 }
 
@@ -150,7 +174,7 @@ std::string scenario_hash(const nlohmann::json& scenario) {
 
 const std::vector<std::string>& counterexample_keys() {
   static const std::vector<std::string> keys{"violation", "preemptions", "schedule", "steps",
-                                             "state",     "states"};
+                                             "state",     "states",      "wall_clock"};
   return keys;
 }
 
@@ -209,6 +233,14 @@ Counterexample counterexample_from_json(const JsonReader& r) {
     if (c.states.size() != c.steps.size())
       states->fail("lists " + std::to_string(c.states.size()) + " states but the trace has " +
                    std::to_string(c.steps.size()) + " steps (one state after each step)");
+  }
+  if (auto clock = r.find("wall_clock")) {
+    clock->expect_keys({"epoch_us", "utc_offset_minutes"});
+    WallClock w;
+    w.epoch_us = static_cast<std::int64_t>(clock->at("epoch_us").as_uint(0, kMaxTime));
+    w.utc_offset_minutes =
+        static_cast<std::int32_t>(clock->at("utc_offset_minutes").as_int(-24 * 60, 24 * 60));
+    c.wall_clock = w;
   }
   if (auto found_at = violation.find("found_at")) {
     if (c.steps.empty()) found_at->fail("the trace has no step to name");

@@ -45,6 +45,10 @@ nlohmann::json to_json(const TraceStep& s);
 /// An exploration's result: verdict, strategy, detail, covered, stats, and "counterexamples" in
 /// the shape above. with_timing = false leaves out wall time (byte-identical for identical runs).
 nlohmann::json to_json(const ExplorationResult& r, bool with_timing);
+/// A timed program's windows (ExplorationResult::windows): per name, executions, missing,
+/// least_us and greatest_us (null: unbounded; both absent when no execution ran both steps), and
+/// the bounds in words.
+nlohmann::json windows_to_json(const std::map<std::string, WindowBounds>& windows);
 
 }  // namespace interleave
 

@@ -75,8 +75,11 @@ std::string describe_what(const TraceStep& step, Wording wording) {
 
 std::string describe_step(const TraceStep& step, Wording wording) {
   const std::string what = describe_what(step, wording);
-  if (wording == Wording::kReport) return step_label(step) + (what.empty() ? "" : ": " + what);
-  return step.actor + " " + step.label + (what.empty() ? "" : ": " + what);
+  // A timed program's step: its time first, as an offset from the origin.
+  const std::string at = step.time ? "t+" + interleave::format_seconds(*step.time) + " " : "";
+  if (wording == Wording::kReport)
+    return at + step_label(step) + (what.empty() ? "" : ": " + what);
+  return at + step.actor + " " + step.label + (what.empty() ? "" : ": " + what);
 }
 
 std::string shortened(std::string_view s, std::size_t max) {

@@ -72,6 +72,11 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       ->type_name("PATH=VALUE")
       ->take_all()
       ->allow_extra_args(false);
+  c->add_option("--window", a.windows,
+                "In a timed scenario, measure the least and greatest time from the first step "
+                "to the second over the violating executions (a step: LABEL, ACTOR:LABEL, "
+                "either with #N for its Nth occurrence; repeatable)")
+      ->type_name("FROM..TO");
   c->add_option("--out", a.out_dir, "Directory for counterexample traces (default: out)")
       ->type_name("DIR");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
@@ -123,6 +128,38 @@ Shard parse_shard(const std::string& text) {
   return s;
 }
 
+// "[ACTOR:]LABEL[#N]".
+StepSelector parse_window_step(const std::string& text, const std::string& whole) {
+  StepSelector s;
+  std::string rest = text;
+  if (const auto hash = rest.rfind('#'); hash != std::string::npos) {
+    const std::string n = rest.substr(hash + 1);
+    if (n.empty() || n.size() > 6 || n.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(n) == 0)
+      throw UsageError("--window: expected an occurrence from 1 after '#' in '" + whole + "'");
+    s.occurrence = static_cast<std::uint32_t>(std::stoul(n));
+    rest.resize(hash);
+  }
+  if (const auto colon = rest.find(':'); colon != std::string::npos) {
+    s.actor = rest.substr(0, colon);
+    rest = rest.substr(colon + 1);
+  }
+  if (rest.empty()) throw UsageError("--window: a step without a label in '" + whole + "'");
+  s.label = rest;
+  return s;
+}
+
+std::vector<TimingWindow> parse_windows(const std::vector<std::string>& texts) {
+  std::vector<TimingWindow> out;
+  for (const std::string& t : texts) {
+    const auto dots = t.find("..");
+    if (dots == std::string::npos)
+      throw UsageError("--window: expected FROM..TO (e.g. Writer:create..Dropper:drop), got '" +
+                       t + "'");
+    out.push_back({t, parse_window_step(t.substr(0, dots), t), parse_window_step(t.substr(dots + 2), t)});
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -144,6 +181,7 @@ void add_jobs_option(CLI::App& command, std::optional<unsigned>& jobs) {
 
 int run_check(const CheckArgs& args, const Context& ctx) {
   const Shard shard = parse_shard(args.shard);
+  const std::vector<TimingWindow> windows = parse_windows(args.windows);
   const unsigned jobs = jobs_of(args.jobs);
   // Only a --jobs given splits a DPOR search (the depth it chooses is part of the output); the
   // portfolio's rounds use every core either way, which changes nothing in the output.
@@ -172,6 +210,7 @@ int run_check(const CheckArgs& args, const Context& ctx) {
     run_ctx.jobs = jobs;
     run_ctx.shard_index = shard.index;
     run_ctx.shard_count = shard.count;
+    run_ctx.windows = windows;
     settle_split_depth(scenario, plans[i], &interrupt_requested());
     ScenarioRun run = run_with_progress(scenario, plans[i].settings, run_ctx, ctx, args.quiet);
     if (run.result.interrupted) {

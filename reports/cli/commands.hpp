@@ -41,6 +41,7 @@ struct CheckArgs {
   /// given: the portfolio's rounds on every core, DPOR not split.
   std::optional<unsigned> jobs;
   std::string shard;  ///< --shard K/N ("" : the whole search)
+  std::vector<std::string> windows;  ///< --window [ACTOR:]LABEL..[ACTOR:]LABEL, repeatable
 };
 CLI::App* add_check(CLI::App& app, CheckArgs& args);
 /// Declares --jobs/-j N on `command` (check and gate).

@@ -17,7 +17,7 @@ using reports::describe_violation;
 using reports::Wording;
 
 bool same_step(const TraceStep& a, const TraceStep& b) {
-  if (a.actor != b.actor || a.label != b.label || a.what != b.what ||
+  if (a.actor != b.actor || a.label != b.label || a.what != b.what || a.time != b.time ||
       a.accesses.size() != b.accesses.size())
     return false;
   for (std::size_t i = 0; i < a.accesses.size(); ++i)

@@ -35,6 +35,7 @@ std::string format_steps(const std::vector<TraceStep>& steps, const std::string&
   for (const auto& s : steps) {
     const std::string index = "#" + std::to_string(s.index);
     std::string line = indent + std::string(index_w - index.size(), ' ') + index + "  " +
+                       (s.time ? "t+" + interleave::format_seconds(*s.time) + "  " : "") +
                        pad(s.actor, actor_w) + "  " + pad(s.label, label_w);
     const std::string what = reports::describe_what(s, Wording::kConsole);
     if (!what.empty()) line += "  " + what;
@@ -233,6 +234,11 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
     if (i < run.trace_files.size()) out += "  counterexample: " + run.trace_files[i] + "\n";
   }
   out += "  searched: " + describe_search(r) + "\n";
+  if (r.timed)  // a timed scenario: only the executions that fit its durations count
+    out += "  timed: the verdict is over the executions whose steps fit the durations (" +
+           std::to_string(r.stats.timing_infeasible) + " explored fit none)\n";
+  for (const auto& [name, b] : r.windows)
+    out += "  window " + name + ": " + interleave::describe(b) + "\n";
   if (run.split) {
     const SplitRun& sp = *run.split;
     out += "  split: at depth " + std::to_string(sp.depth) + ", " + std::to_string(sp.prefixes) +
@@ -287,6 +293,8 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
                    {"coverage", coverage},
                    {"stats", to_json(r.stats, /*with_timing=*/true)}};
   if (!scenario.overrides.empty()) j["overrides"] = scenario.overrides;
+  if (r.timed) j["timed"] = true;  // only for a timed scenario: untimed summaries are unchanged
+  if (!r.windows.empty()) j["windows"] = windows_to_json(r.windows);
   if (run.split) {
     const SplitRun& sp = *run.split;
     // What `interleave merge` checks and combines (reports/cli/merge.cpp).

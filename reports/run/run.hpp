@@ -59,6 +59,8 @@ struct RunContext {
   unsigned jobs = 1;
   std::size_t shard_index = 0;
   std::size_t shard_count = 1;
+  /// Windows to measure in a timed scenario's violating executions (check --window).
+  std::vector<TimingWindow> windows;
 };
 
 /// How a split search went (explorer/split.hpp).

@@ -1,7 +1,8 @@
 // The brute-force oracle for the reduction strategies: plain DFS over every interleaving, each run
 // canonicalised to its Mazurkiewicz trace (Foata normal form), plus a seeded generator of small
 // random programs (reads, writes, read-modify-writes, mutexes, reader-writer locks, waits,
-// choices, spawn and join, step-local checks, final states).
+// choices, spawn and join, step-local checks, final states), optionally with random durations
+// (Actor::lasts): then only the timed-feasible executions count (explorer/timing.hpp).
 #pragma once
 
 #include "explorer/explorer.hpp"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -103,6 +105,8 @@ inline std::string foata(std::span<const Event> trace, std::span<const Decision>
 }
 
 /// Wraps a strategy and canonicalises every completed execution.
+struct Sink;
+
 class Canonicalising final : public Strategy {
  public:
   Canonicalising(Strategy& inner, Relation dep) : inner_(inner), dep_(std::move(dep)) {}
@@ -115,19 +119,17 @@ class Canonicalising final : public Strategy {
   std::optional<std::uint32_t> next_choice(const ChoicePoint& p) override {
     return inner_.next_choice(p);
   }
-  void end_execution(const ExecutionRecord& r) override {
-    if (r.outcome == Outcome::kCompleted) {
-      ++completed;
-      forms.insert(foata(r.trace, r.decisions, names_, dep_));
-    }
-    inner_.end_execution(r);
-  }
+  void end_execution(const ExecutionRecord& r) override;
   Coverage coverage() const override { return inner_.coverage(); }
   std::string abandon_reason() const override { return inner_.abandon_reason(); }
   std::uint64_t execution_seed() const override { return inner_.execution_seed(); }
 
-  std::set<std::string> forms;  ///< distinct traces of the completed executions
+  std::set<std::string> forms;  ///< distinct traces of the completed (timed-feasible) executions
   std::uint64_t completed = 0;
+  /// Where the program records its final state (Sink::last_final), to keep those of the
+  /// timed-feasible executions in timed_final_states. Null: none kept.
+  const Sink* sink = nullptr;
+  std::set<std::string> timed_final_states;
 
  private:
   Strategy& inner_;
@@ -139,7 +141,10 @@ class Canonicalising final : public Strategy {
 struct Observed {
   std::set<std::string> final_states;  ///< of completed executions
   std::set<std::string> violated;      ///< properties violated in some execution
-  std::set<std::string> traces;        ///< Foata forms of completed executions
+  std::set<std::string> traces;        ///< Foata forms of completed (timed-feasible) executions
+  /// Final states of the completed timed-feasible executions (all completed ones if untimed).
+  std::set<std::string> timed_final_states;
+  std::uint64_t timing_infeasible = 0;
   std::uint64_t completed = 0;
   std::uint64_t blocked = 0;
   std::uint64_t executions = 0;
@@ -151,14 +156,25 @@ struct Observed {
 /// (if the program raised it).
 struct Sink {
   std::set<std::string> final_states;
+  std::string last_final;  ///< the final state of the last execution that recorded one
   std::string violation;
 };
+
+inline void Canonicalising::end_execution(const ExecutionRecord& r) {
+  if (r.outcome == Outcome::kCompleted && r.timing_feasible) {
+    ++completed;
+    forms.insert(foata(r.trace, r.decisions, names_, dep_));
+    if (sink != nullptr) timed_final_states.insert(sink->last_final);
+  }
+  inner_.end_execution(r);
+}
 
 using ProgramFactory = std::function<Program(Sink*)>;
 
 inline Observed observe(const ProgramFactory& make, Strategy& strategy, const Relation& dep,
                         std::uint64_t max_executions = 0) {
   Sink sink;
+  Observed obs;
   ExploreOptions o;
   o.stop_on_first_violation = false;
   o.max_steps = 200;
@@ -166,8 +182,10 @@ inline Observed observe(const ProgramFactory& make, Strategy& strategy, const Re
   o.minimize = false;  // counterexamples are not compared here
   Explorer ex(make(&sink), o);
   Canonicalising canon(strategy, dep);
+  canon.sink = &sink;
   ExplorationResult r = ex.explore(canon);
-  Observed obs;
+  obs.timed_final_states = canon.timed_final_states;
+  obs.timing_infeasible = r.stats.timing_infeasible;
   obs.final_states = sink.final_states;
   for (const auto& [name, n] : r.stats.violations)
     obs.violated.insert(name);
@@ -210,9 +228,11 @@ class RandomProgram {
     Kind kind;
     int arg = 0;  // variable, lock or child index
     int k = 0;    // constant
+    std::optional<Duration> work{};  // timed programs: the work after it (Actor::lasts)
   };
   struct Script {
     std::vector<Instr> code;
+    std::optional<Duration> start{};  // timed programs: before the first step
   };
 
   static constexpr int kVars = 3;
@@ -239,6 +259,24 @@ class RandomProgram {
   enum class Shape : std::uint8_t { kSmall, kWide, kPlain, kLocks, kInvariants, kWaits, kWideOps };
 
   explicit RandomProgram(std::uint64_t seed, Shape shape = Shape::kSmall) { generate(seed, shape); }
+
+  /// Gives random durations (drawn from `seed`) to most instructions and to some actors' starts:
+  /// small integers of microseconds, some maxima unbounded, so that many orders do not fit.
+  void add_durations(std::uint64_t seed) {
+    Rng rng(seed ^ 0x7157ull);
+    auto pick = [&rng]() -> std::optional<Duration> {
+      if (rng.below(5) == 0) return std::nullopt;
+      const Micros lo = static_cast<Micros>(rng.below(4));
+      const auto r = rng.below(10);
+      return Duration{lo, r < 3 ? kForever : lo + static_cast<Micros>(r % 3)};
+    };
+    for (auto* list : {&actors_, &children_})
+      for (Script& sc : *list) {
+        sc.start = pick();
+        for (Instr& in : sc.code)
+          in.work = pick();
+      }
+  }
 
   Program program(Sink* sink) const;
   const std::vector<Script>& actors() const { return actors_; }
@@ -432,12 +470,18 @@ inline std::string RandomProgram::describe() const {
                                 "rlock",  "runlock", "wlock",  "wunlock", "wait", "choose",
                                 "skipif", "check",   "spawn",  "join",    "local",   "wide"};
   std::string s;
+  auto duration = [](const std::optional<Duration>& d) {
+    if (!d) return std::string();
+    return "[" + std::to_string(d->min) + "," +
+           (d->max == kForever ? std::string("inf") : std::to_string(d->max)) + "]";
+  };
   for (const auto& [x, y] : pair_invariants_)
     s += "invariant over v" + std::to_string(x) + ", v" + std::to_string(y) + "\n";
   auto script = [&](const Script& sc) {
+    if (sc.start) s += "start" + duration(sc.start) + " ";
     for (const Instr& in : sc.code)
       s += std::string(names[static_cast<int>(in.kind)]) + "(" + std::to_string(in.arg) + "," +
-           std::to_string(in.k) + ") ";
+           std::to_string(in.k) + ")" + duration(in.work) + " ";
   };
   for (std::size_t a = 0; a < actors_.size(); ++a) {
     s += "A" + std::to_string(a) + ": ";
@@ -491,6 +535,7 @@ inline Program RandomProgram::program(Sink* sink) const {
       } l{0, &reg, std::vector<ActorId>(children_.size(), kNoActor)};
       a.declare_locals(l);
       std::vector<ActorId>& kids = l.kids;
+      if (sc.start) a.lasts(*sc.start);
       for (std::size_t& pc = l.pc; pc < sc.code.size(); ++pc) {
         const Instr& in = sc.code[pc];
         Shared<int>& var = *w.vars[static_cast<std::size_t>(in.arg % kVars)];
@@ -571,6 +616,9 @@ inline Program RandomProgram::program(Sink* sink) const {
             break;
           }
         }
+        // The work after the instruction's step (or after the previous step, for one that took
+        // none: a choice, a skip).
+        if (in.work) a.lasts(*in.work);
       }
     };
     for (std::size_t i = 0; i < actors_.size(); ++i) {
@@ -615,6 +663,7 @@ inline Program RandomProgram::program(Sink* sink) const {
       for (const auto& [name, reg] : regs)
         s += name + "=" + std::to_string(reg) + ",";
       sink->final_states.insert(s);
+      sink->last_final = s;
       return std::nullopt;
     });
   };
