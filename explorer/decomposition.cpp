@@ -315,8 +315,9 @@ std::vector<ReportedViolation> report_violations(
     const ExploreOptions& options) {
   std::vector<ReportedViolation> out;
   for (const auto& [owner, c] : found) {
+    const std::string& invariant = c.invariant;  // a lambda cannot capture a structured binding
     auto it = std::find_if(out.begin(), out.end(), [&](const ReportedViolation& r) {
-      return r.counterexample.invariant == c.invariant;
+      return r.counterexample.invariant == invariant;
     });
     if (it != out.end() && it->lifted) continue;
     if (owner.empty()) {  // no owners: the slice is the program itself

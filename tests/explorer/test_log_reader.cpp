@@ -1,26 +1,14 @@
 // The incident-log reader (explorer/log_reader.hpp): each layout's fields, continuation and
 // ignored lines, times across layouts, and every kind of bad input with its file and line.
 #include "explorer/log_reader.hpp"
+#include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <string>
 
 using namespace interleave;
-
-namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-}  // namespace
+using interleave::test::error_of;
 
 TEST_CASE("log: fe.log's pattern layout, every field", "[log]") {
   const LogFile log = parse_log(
