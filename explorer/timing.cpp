@@ -91,30 +91,31 @@ void TimingGraph::build(std::span<const Event> trace, const TimingRecord& timing
     last_of_actor_[e.actor] = j;
     // Conflicting steps of other actors, in execution order: per other actor only its latest
     // conflicting step (its earlier ones precede that one by program order, whose minima are
-    // never negative).
+    // never negative). Each object keeps the latest step of each (actor, kind) that touched it.
     ActorSet linked;
     std::array<std::int32_t, kMaxActors> latest{};  // per actor in `linked`
     for (const Access& x : e.op) {
       if (x.object >= by_object_.size()) by_object_.resize(static_cast<std::size_t>(x.object) + 1);
-      const std::vector<std::int32_t>& h = by_object_[x.object];
-      ActorSet found;  // on this object: the latest conflicting step of each actor seen
-      for (auto it = h.rbegin(); it != h.rend(); ++it) {
-        const Event& ei = trace[static_cast<std::size_t>(*it)];
-        if (ei.actor == e.actor || found.contains(ei.actor)) continue;
-        if (linked.contains(ei.actor) && latest[ei.actor] >= *it) continue;
-        for (const Access& y : ei.op)
-          if (y.object == x.object && conflicts(y, x)) {
-            found.insert(ei.actor);
-            linked.insert(ei.actor);
-            latest[ei.actor] = *it;  // the latest so far: found in decreasing order per object
-            break;
-          }
+      for (const Touch& t : by_object_[x.object]) {
+        if (t.actor == e.actor || !kinds_conflict(t.kind, x.kind)) continue;
+        if (!linked.contains(t.actor)) {
+          linked.insert(t.actor);
+          latest[t.actor] = t.step;
+        } else if (latest[t.actor] < t.step) {
+          latest[t.actor] = t.step;
+        }
       }
     }
     linked.for_each([&](ActorId b) { add(node(j), node(latest[b]), 0); });
     for (const Access& x : e.op) {
-      auto& h = by_object_[x.object];
-      if (h.empty() || h.back() != j) h.push_back(j);
+      auto& touches = by_object_[x.object];
+      auto it = std::find_if(touches.begin(), touches.end(), [&](const Touch& t) {
+        return t.actor == e.actor && t.kind == x.kind;
+      });
+      if (it == touches.end())
+        touches.push_back({e.actor, x.kind, j});
+      else
+        it->step = j;
     }
   }
 }
@@ -123,9 +124,14 @@ bool TimingGraph::distances(std::int32_t target, bool to_target, std::vector<Mic
   d.assign(static_cast<std::size_t>(nodes_), kForever);
   d[static_cast<std::size_t>(target)] = 0;
   // Bellman-Ford: at most nodes_ - 1 rounds change something unless there is a negative cycle.
+  // The edges are added step by step: an edge to an earlier step (a minimum) settles in a pass in
+  // insertion order, one to a later step (a maximum) in a pass in reverse order, so the passes
+  // alternate; any order per round keeps Bellman-Ford's bound.
   for (std::int32_t round = 0; round < nodes_; ++round) {
     bool changed = false;
-    for (const Edge& e : edges_) {
+    const bool reverse = round % 2 == 1;
+    for (std::size_t k = 0; k < edges_.size(); ++k) {
+      const Edge& e = edges_[reverse ? edges_.size() - 1 - k : k];
       // to_target: d[u] = dist(u -> target) relaxed along u -> v; else d[v] = dist(target -> v).
       const std::size_t u = static_cast<std::size_t>(to_target ? e.from : e.to);
       const std::size_t v = static_cast<std::size_t>(to_target ? e.to : e.from);

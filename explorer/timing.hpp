@@ -181,7 +181,12 @@ class TimingGraph {
   std::int32_t nodes_ = 0;
   std::vector<Edge> edges_;
   std::vector<Micros> dist_;                          // to the origin, after feasible()
-  std::vector<std::vector<std::int32_t>> by_object_;  // build: earlier steps touching each object
+  struct Touch {
+    ActorId actor;
+    AccessKind kind;
+    std::int32_t step;  // the latest step of `actor` with an access of `kind` to the object
+  };
+  std::vector<std::vector<Touch>> by_object_;  // build: per object, its latest touches
   std::vector<std::int32_t> last_of_actor_;           // build
   std::vector<char> kept_;                            // build: the steps constrained
   bool checked_ = false;

@@ -104,8 +104,8 @@ TEST_CASE("malformed, truncated and wrong-version traces are rejected", "[trace]
   CHECK(show_error(tmp, edited(text, [](json& j) { j["extra"] = 1; })) ==
         "/extra: unknown key 'extra'; known keys: 'format', 'format_version', 'tool_version', "
         "'scenario_file', 'scenario_hash', 'scenario', 'strategy', 'options', 'violation', "
-        "'preemptions', 'schedule', 'steps', 'state', 'states', 'stats', 'overrides', 'race', "
-        "'not_involved'");
+        "'preemptions', 'schedule', 'steps', 'state', 'states', 'wall_clock', 'stats', "
+        "'overrides', 'race', 'not_involved'");
   CHECK(show_error(tmp, edited(text, [](json& j) { j["steps"].erase(3); })) ==
         "/schedule/steps/3: the schedule runs more steps than /steps lists (3): the trace is "
         "truncated");
