@@ -35,13 +35,17 @@ struct ShardPart {
 void add_stats(json& total, const JsonReader& stats) {
   stats.expect_keys({"executions", "completed", "blocked", "deadlocked", "cut_by_bound",
                      "infeasible", "failed", "steps", "max_depth", "violations",
-                     "elapsed_seconds"});
+                     "elapsed_seconds", "worker_executions"});
   for (const auto& [key, value] : stats.json().items()) {
     const JsonReader v = stats.at(key);
     if (key == "violations") {
       if (!total.contains(key)) total[key] = json::object();
       for (const auto& [name, n] : value.items())
         total[key][name] = total[key].value(name, std::uint64_t{0}) + v.at(name).as_uint(0, kAny);
+    } else if (key == "worker_executions") {  // the shards' workers, in shard order
+      if (!total.contains(key)) total[key] = json::array();
+      for (const JsonReader& w : v.items())
+        total[key].push_back(w.as_uint(0, kAny));
     } else if (key == "elapsed_seconds") {
       total[key] = total.value(key, 0.0) + v.as_number(0, 1e12);
     } else if (key == "max_depth") {
@@ -139,6 +143,8 @@ int run_merge(const MergeArgs& args, const Context& ctx) {
       same(sp.at("depth"), sp0.at("depth"), "the split depth");
       same(sp.at("prefixes"), sp0.at("prefixes"), "the number of prefixes");
       same(sp.at("shard").at("count"), sp0.at("shard").at("count"), "the number of shards");
+      if (sp0.has("assignment") || sp.has("assignment"))
+        same(sp.at("assignment"), sp0.at("assignment"), "the assignment of prefixes to shards");
       if (p.index > count)
         sp.at("shard").at("index").fail("shard " + std::to_string(p.index) + " of " +
                                         std::to_string(count) + " does not exist");

@@ -21,7 +21,10 @@ json summary(const CliResult& r) {
   INFO(r.err);
   json j = json::parse(r.out);
   for (json& s : j["scenarios"])
+  {
     s["stats"].erase("elapsed_seconds");
+    s["stats"].erase("worker_executions");
+  }
   return j;
 }
 
