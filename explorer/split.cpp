@@ -39,9 +39,15 @@ struct Job {
   Coverage coverage;
 };
 
-// A node shared by work sharing (DporStrategy::split_when_large): the searches below it are its
-// jobs (and theirs); once they are all over, the initials their races demand there that no
-// explored actor covers become new jobs (a wave), until a wave finds none.
+// A node shared by work sharing (SplitOptions::split_after, DporStrategy::split_when_large): the
+// branches of its wakeup tree became jobs when it was shared, and the search that shared it went
+// on with it fixed. The searches below it are its jobs (and theirs); a race reversed at the node
+// in any of them is recorded as a demand (the reversal's initials) instead of being dropped. Once
+// they are all over, each demand that no actor explored from the node (or asleep there) covers
+// gets one of its initials explored, as a new job with the actors explored before it asleep (a
+// wave), until a wave finds none: the explored actors then form a source set at the node, which
+// is what source-DPOR's proof asks of every node, and the sleep sets keep each trace once. The
+// node is not branched fully, so sharing costs few executions.
 struct Group {
   DporStrategy::SharedNode node;
   Key key_base;                    // the new jobs' keys: key_base, then their number

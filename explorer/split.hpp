@@ -57,7 +57,7 @@ struct SplitOptions {
   /// become new jobs at once, the others the races below the node demand once every job below it
   /// is over (0: never). Deterministic: it depends on that search alone. Not with an execution
   /// budget (ExploreOptions::max_executions), which keeps the prefixes of the depth.
-  static constexpr std::uint64_t kDefaultSplitAfter = 5000;
+  static constexpr std::uint64_t kDefaultSplitAfter = 1000;
   std::uint64_t split_after = kDefaultSplitAfter;
   /// For tests: wraps the strategy that searches below a prefix (e.g. to canonicalise each
   /// execution). Called from the worker threads; null: none.
