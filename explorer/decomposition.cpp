@@ -167,10 +167,6 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
   std::vector<std::string> others;
   for (const OwnerSlice& s : d.slices)
     if (s.owner != owner) others.push_back(s.owner);
-  auto foreign_actor = [&](const std::string& name) {
-    const std::string o2 = d.actor_owner(name);
-    return !o2.empty() && o2 != owner;
-  };
   auto probe = [&](const Schedule& prefix) {
     GuidedStrategy g(prefix, false, d, owner);
     explorer.explore(g);
@@ -189,6 +185,36 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
     if (e.kind != ScheduleEntry::Kind::kChoice) break;
     prefix.steps.push_back(e);
   }
+  // Whether the full program's next step of actor `b` (enabled after `prefix`, as `p` shows) is
+  // the slice's step `s` of the same actor: the same label, a replay that takes it, and nothing
+  // that says it is for another owner (it works on another owner's objects only where the
+  // slice's step worked on this owner's and shares none of them, or it names another owner where
+  // the slice's step named this one).
+  auto is_slice_step = [&](const Schedule& pre, const Probe& p, ActorId b, const SliceStep& s) {
+    if (std::string_view(p.pending[b].label) != s.label) return false;
+    Schedule candidate = pre;
+    candidate.steps.push_back(ScheduleEntry::run(s.actor));
+    for (std::uint32_t c : s.choices)
+      candidate.steps.push_back(ScheduleEntry::choice(c));
+    const ReplayReport rep = explorer.replay(candidate);
+    if (rep.diverged || rep.steps.size() != actor_steps(candidate)) return false;
+    const TraceStep& t = rep.steps.back();
+    bool for_owner = false;
+    for (const std::string& obj : s.objects)
+      if (d.object_owner(obj) == owner) for_owner = true;
+    bool touches_other = false, shares = false;
+    for (const TraceAccess& acc : t.accesses) {
+      const std::string oo = d.object_owner(acc.object);
+      if (!oo.empty() && oo != owner) touches_other = true;
+      if (s.objects.count(acc.object) != 0) shares = true;
+    }
+    if (for_owner && touches_other && !shares) return false;
+    if (mentions_name(s.what, owner) && !mentions_name(t.what, owner))
+      for (const std::string& other : others)
+        if (mentions_name(t.what, other)) return false;
+    return true;
+  };
+
   std::size_t i = 0;
   const std::size_t max_len = o.max_steps;
   while (i < steps.size()) {
@@ -216,60 +242,51 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
         continue;
       }
       // A shared actor: is its next step the slice's, or one it takes for another owner?
-      bool extra = std::string_view(p.pending[a].label) != s.label;
-      if (!extra) {
-        Schedule candidate = prefix;
-        candidate.steps.push_back(ScheduleEntry::run(s.actor));
-        for (std::uint32_t c : s.choices)
-          candidate.steps.push_back(ScheduleEntry::choice(c));
-        const ReplayReport rep = explorer.replay(candidate);
-        if (rep.diverged || rep.steps.size() != actor_steps(candidate)) {
-          extra = true;
-        } else {
-          const TraceStep& t = rep.steps.back();
-          // A step for another owner touches only others' and shared objects where the
-          // slice's step, for this owner, touched this owner's.
-          bool for_owner = false;
-          for (const std::string& obj : s.objects)
-            if (d.object_owner(obj) == owner) for_owner = true;
-          bool touches_other = false, shares = false;
-          for (const TraceAccess& acc : t.accesses) {
-            const std::string oo = d.object_owner(acc.object);
-            if (!oo.empty() && oo != owner) touches_other = true;
-            if (s.objects.count(acc.object) != 0) shares = true;
-          }
-          if (for_owner && touches_other && !shares) extra = true;
-          if (!extra && mentions_name(s.what, owner) && !mentions_name(t.what, owner))
-            for (const std::string& other : others)
-              if (mentions_name(t.what, other)) extra = true;
-          if (!extra) {
-            prefix = std::move(candidate);
-            ++i;
-            continue;
-          }
-        }
-      }
       Schedule candidate = prefix;
       candidate.steps.push_back(ScheduleEntry::run(s.actor));
-      prefix = probe(candidate).taken;
-      ++result.extra_steps;
+      if (is_slice_step(prefix, p, a, s)) {
+        for (std::uint32_t c : s.choices)
+          candidate.steps.push_back(ScheduleEntry::choice(c));
+        prefix = std::move(candidate);
+        ++i;
+      } else {
+        prefix = probe(candidate).taken;
+        ++result.extra_steps;
+      }
       continue;
     }
     // The slice's actor cannot run yet: a shared actor waits for another owner (a dispatch in
-    // PEND order, a reaping in PEND order, the sweep's joins). Run that owner's actors: one whose
-    // step conflicts with the waiting one's first, else the first that can run.
-    ActorId helper = kNoActor;
+    // PEND order, a reaping in PEND order, the sweep's joins), or the actor is not spawned yet.
+    // Run a step that the projection onto the slice drops: one of another owner's actors, or a
+    // shared actor whose next step is not its next one in the slice. The projection keeps a
+    // shared actor's steps for this owner and for nobody in their order, so such a step is one
+    // for another owner (the dispatch or the reaping of another run, a join of the sweep on an
+    // actor the slice does not have); a shared actor the slice does not contain, or one with no
+    // step left in the slice's counterexample, qualifies. Prefer a step that conflicts with the
+    // waiting one's, then another owner's, then a shared actor's.
+    ActorId conflicting = kNoActor, foreign = kNoActor, shared = kNoActor;
     for (ActorId b = p.enabled.first(); b != kNoActor; b = p.enabled.next_after(b)) {
-      if (!foreign_actor(p.names[b])) continue;
-      if (helper == kNoActor) helper = b;
-      if (a != kNoActor && conflicts(p.pending[b], p.pending[a])) {
-        helper = b;
-        break;
+      const std::string b_owner = d.actor_owner(p.names[b]);
+      if (b_owner == owner) continue;
+      bool dropped = !b_owner.empty();
+      if (!dropped) {
+        const auto next = std::find_if(steps.begin() + static_cast<std::ptrdiff_t>(i), steps.end(),
+                                       [&](const SliceStep& t) { return t.actor == p.names[b]; });
+        dropped = next == steps.end() || !is_slice_step(prefix, p, b, *next);
       }
+      if (!dropped) continue;
+      if (conflicting == kNoActor && a != kNoActor && conflicts(p.pending[b], p.pending[a]))
+        conflicting = b;
+      if (foreign == kNoActor && !b_owner.empty()) foreign = b;
+      if (shared == kNoActor && b_owner.empty()) shared = b;
     }
+    const ActorId helper = conflicting != kNoActor ? conflicting
+                           : foreign != kNoActor   ? foreign
+                                                   : shared;
     if (helper == kNoActor)
       return fail("slice step " + std::to_string(i) + " (" + s.actor + " " + s.label +
-                  ") cannot run in the full scenario and no other owner's actor can run");
+                  ") cannot run in the full scenario, and no actor can run a step for another "
+                  "owner");
     Schedule candidate = prefix;
     candidate.steps.push_back(ScheduleEntry::run(p.names[helper]));
     prefix = probe(candidate).taken;
@@ -290,6 +307,34 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
   result.extra_steps = full_steps >= slice_total ? full_steps - slice_total : 0;
   result.counterexample = explorer.make_counterexample(c.schedule, slice_cx.invariant);
   return result;
+}
+
+std::vector<ReportedViolation> report_violations(
+    const Program& full, const OwnerDecomposition& d,
+    const std::vector<std::pair<std::string, Counterexample>>& found,
+    const ExploreOptions& options) {
+  std::vector<ReportedViolation> out;
+  for (const auto& [owner, c] : found) {
+    const std::string& invariant = c.invariant;  // a lambda cannot capture a structured binding
+    auto it = std::find_if(out.begin(), out.end(), [&](const ReportedViolation& r) {
+      return r.counterexample.invariant == invariant;
+    });
+    if (it != out.end() && it->lifted) continue;
+    if (owner.empty()) {  // no owners: the slice is the program itself
+      if (it == out.end()) out.push_back({owner, c, true, ""});
+      else *it = {owner, c, true, ""};
+      continue;
+    }
+    LiftResult lr = lift_counterexample(full, d, owner, c, options);
+    if (lr.counterexample) {
+      ReportedViolation r{owner, std::move(*lr.counterexample), true, ""};
+      if (it == out.end()) out.push_back(std::move(r));
+      else *it = std::move(r);
+    } else if (it == out.end()) {
+      out.push_back({owner, c, false, std::move(lr.failure)});
+    }
+  }
+  return out;
 }
 
 }  // namespace interleave

@@ -12,10 +12,13 @@
 #include "explorer/explorer.hpp"
 #include "explorer/schedule.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace interleave {
@@ -28,6 +31,10 @@ struct OwnerSlice {
   std::string kind;
   std::string kind_text;  ///< the kind as a reader says it, e.g. "sync TaskRun, 2 iterations"
   Program program;        ///< the slice: the full program with this owner alone
+  /// The slice as a scenario: the full scenario's document with the model's sections narrowed to
+  /// this owner, so that `program` is what it builds (null when the model gives none). A slice
+  /// counterexample that cannot be lifted is written as a trace of it.
+  nlohmann::json document;
 };
 
 /// What a model declares to be decomposed by owners.
@@ -65,14 +72,38 @@ struct LiftResult {
 /// Lifts `slice_counterexample`, found in the slice of `owner`, onto `full`: the slice's steps in
 /// their order, each on the full program's actor of the same name; before a shared actor's step,
 /// its steps for other owners (a dispatch of an earlier run, a read of another run's runCtx, the
-/// D-steps of another session); where a shared actor waits for another owner, that owner's steps;
-/// then every remaining actor to the end (the owner's and the shared ones first). The result is
+/// D-steps of another session); where the slice's next actor cannot run (a shared actor waits for
+/// another owner), steps the projection onto the slice drops: another owner's actors' steps, and
+/// a shared actor's steps that are not its next ones in the slice (those it takes for another
+/// owner, e.g. the dispatch and the reaping of another run that the sweep's join waits for); then
+/// every remaining actor to the end (the owner's and the shared ones first). The result is
 /// replayed strictly and must violate the same property, else the lift failed (`failure` says
 /// where). `options` gives the step bound and the stack size.
 LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& decomposition,
                                const std::string& owner,
                                const Counterexample& slice_counterexample,
                                const ExploreOptions& options);
+
+/// A property a decomposed search found violated, as it is reported: every property a slice
+/// violates is reported, lifted where a lift is found.
+struct ReportedViolation {
+  std::string owner;  ///< the slice it was found in ("" for a program without owners)
+  /// The full program's counterexample when `lifted`; else the slice's own, which replays on the
+  /// slice's program (OwnerSlice::program of `owner`), not on the full one.
+  Counterexample counterexample;
+  bool lifted = false;
+  std::string failure;  ///< when not lifted: why this counterexample did not lift
+};
+
+/// The violations to report from the counterexamples the slices found (`found`: the owner of the
+/// slice and its counterexample, in the order found): one per property, in the order its first
+/// counterexample was found; the first of its counterexamples that lifts to `full`, else the first
+/// one itself, not lifted. A program without owners (the slice "") is its own slice: its
+/// counterexamples are reported as they are.
+std::vector<ReportedViolation> report_violations(
+    const Program& full, const OwnerDecomposition& decomposition,
+    const std::vector<std::pair<std::string, Counterexample>>& found,
+    const ExploreOptions& options);
 
 /// Whether `text` mentions `name` as a word (not inside a longer name: "t1" is in "t1#2" and in
 /// "tmp_t1_1", not in "t10").

@@ -107,8 +107,12 @@ struct ExecutionBuffers {
   AccessListStore access_lists;
 };
 
+/// The steps an execution may run before it is cut, unless a scenario or a caller says otherwise:
+/// the default of every max_steps of the engine (ExploreOptions, MinimizeOptions, ...).
+inline constexpr std::size_t kDefaultMaxSteps = 10'000;
+
 struct ExecutionOptions {
-  std::size_t max_steps = 10'000;  ///< steps per execution before it is cut (outcome kStepBound)
+  std::size_t max_steps = kDefaultMaxSteps;  ///< steps per execution before it is cut (kStepBound)
   /// Record notes, the state dump after every step and at the end, for a readable trace.
   bool tracing = false;
   /// The strategy the execution will run under (run() must be given the same one): it decides

@@ -20,6 +20,27 @@ std::string_view to_string(Verdict v) {
   return "unknown";
 }
 
+std::optional<Verdict> verdict_from_string(std::string_view name) {
+  for (Verdict v : {Verdict::kHolds, Verdict::kViolation, Verdict::kIncomplete})
+    if (to_string(v) == name) return v;
+  return std::nullopt;
+}
+
+Verdict worse(Verdict a, Verdict b) {
+  auto rank = [](Verdict v) {
+    switch (v) {
+      case Verdict::kHolds:
+        return 0;
+      case Verdict::kIncomplete:
+        return 1;
+      case Verdict::kViolation:
+        return 2;
+    }
+    return 3;
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
 Explorer::Explorer(Program program, ExploreOptions options)
     : program_(std::move(program)),
       options_(std::move(options)),

@@ -25,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace interleave {
@@ -35,6 +36,11 @@ enum class Verdict : std::uint8_t {
   kIncomplete,  ///< no property failed in what was explored, but a bound or budget cut the search
 };
 std::string_view to_string(Verdict v);
+/// The verdict named `name` ("holds", "violation", "incomplete"); nullopt for any other text.
+std::optional<Verdict> verdict_from_string(std::string_view name);
+/// The verdict of a question answered in parts (scenarios of one run, shards, slices): the worse
+/// of the two, a violation before incomplete before holds.
+Verdict worse(Verdict a, Verdict b);
 
 /// One access of a readable step, with the object's name.
 struct TraceAccess {
@@ -108,7 +114,7 @@ struct ExplorationResult {
 };
 
 struct ExploreOptions {
-  std::size_t max_steps = 10'000;       ///< steps per execution; more cuts it (verdict incomplete)
+  std::size_t max_steps = kDefaultMaxSteps;  ///< steps per execution; more cuts it (incomplete)
   std::uint64_t max_executions = 0;     ///< 0: unlimited; reaching it makes the verdict incomplete
   double time_budget_seconds = 0;       ///< 0: unlimited; running out makes the verdict incomplete
   bool stop_on_first_violation = true;  ///< false: keep one counterexample per property

@@ -26,7 +26,7 @@ namespace interleave {
 struct MinimizeOptions {
   /// Executions the preemption-bounded searches may run in all (0: reordering only).
   std::uint64_t max_executions = 20'000;
-  std::size_t max_steps = 10'000;       ///< per execution (as ExploreOptions::max_steps)
+  std::size_t max_steps = kDefaultMaxSteps;  ///< per execution (as ExploreOptions::max_steps)
   std::size_t stack_size = 256 * 1024;  ///< bytes per actor stack
 };
 

@@ -557,7 +557,7 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
         result.stats += s;
       }
   }
-  out.worker_executions = std::move(worker_executions);
+  result.stats.worker_executions = std::move(worker_executions);
   out.demanded_prefixes = demanded;
 
   result.stats.elapsed_seconds = elapsed();

@@ -85,9 +85,6 @@ struct SplitResult {
   /// Executions of the enumeration sleep-set blocked above the depth (counted by shard 0 in
   /// result.stats, as executions and as blocked ones).
   std::uint64_t blocked_prefixes = 0;
-  /// Executions each worker thread ran (statistics, like wall time: they depend on timing; the
-  /// enumeration and a job re-run under an execution budget are not counted).
-  std::vector<std::uint64_t> worker_executions;
   /// With several shards: the shard (0-based) of each prefix, and each shard's share of the
   /// estimated executions (assign_shards); empty with one.
   std::vector<std::uint32_t> assignment;

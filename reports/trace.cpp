@@ -67,28 +67,6 @@ json stats_to_json(const Stats& s) {
   return to_json(s, /*with_timing=*/true);
 }
 
-Stats stats_from_json(const JsonReader& r) {
-  r.expect_keys({"executions", "completed", "blocked", "deadlocked", "cut_by_bound", "infeasible",
-                 "failed", "steps", "max_depth", "violations", "elapsed_seconds"});
-  Stats s;
-  s.executions = r.at("executions").as_uint(0, kMaxCount);
-  s.completed = r.at("completed").as_uint(0, kMaxCount);
-  s.blocked = r.at("blocked").as_uint(0, kMaxCount);
-  s.deadlocked = r.at("deadlocked").as_uint(0, kMaxCount);
-  s.cut_by_bound = r.at("cut_by_bound").as_uint(0, kMaxCount);
-  s.infeasible = r.uint_or("infeasible", 0, 0, kMaxCount);
-  s.failed = r.at("failed").as_uint(0, kMaxCount);
-  s.steps = r.at("steps").as_uint(0, kMaxCount);
-  s.max_depth = r.at("max_depth").as_uint(0, kMaxCount);
-  const JsonReader violations = r.at("violations");
-  if (!violations.json().is_object())
-    violations.fail("expected an object, got " + json_type_name(violations.json()));
-  for (const auto& [name, _] : violations.json().items())
-    s.violations[name] = violations.at(name).as_uint(1, kMaxCount);
-  s.elapsed_seconds = r.number_or("elapsed_seconds", 0, 0, std::numeric_limits<double>::max());
-  return s;
-}
-
 Schedule schedule_from(const JsonReader& r) {
   try {
     return schedule_from_json(r.json());

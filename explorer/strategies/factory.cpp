@@ -70,7 +70,7 @@ std::vector<StrategyDescriptor> make_registry() {
                                .noun = "the audit period",
                                .min = 0,
                                .max = kMaxCount,
-                               .default_value = 0,
+                               .default_value = PctStrategy::Options{}.steps,
                                .value_name = "K",
                                .help = "audit 1 state in K: a revisit replays and compares what "
                                        "followed the first visit (0: no audit)"}},
@@ -89,7 +89,7 @@ std::vector<StrategyDescriptor> make_registry() {
                                .noun = "the preemption bound",
                                .min = 0,
                                .max = 1000,
-                               .default_value = 2,
+                               .default_value = PreemptionBoundStrategy::Options{}.max_preemptions,
                                .value_name = "N",
                                .help = "the largest bound (bounds 0..N are searched in turn, so "
                                        "the first violation found has the fewest preemptions)"}},
@@ -107,7 +107,7 @@ std::vector<StrategyDescriptor> make_registry() {
                                .noun = "depth",
                                .min = 1,
                                .max = 1000,
-                               .default_value = 3,
+                               .default_value = PctStrategy::Options{}.depth,
                                .value_name = "D",
                                .help = "the bug depth d (d - 1 priority change points)"},
                               {.key = "pct_steps",

@@ -3,12 +3,13 @@
 // ends without a violation proves anything, its parameters with their ranges, defaults and help,
 // and how to build it). Everything that lists strategies or their parameters derives from this
 // table: strategy_names(), make_strategy(), the command line's flags and the scenario keys under
-// "exploration" (reports/cli/exploration.hpp), `interleave list`, the JSON Schema of scenarios and
+// "exploration" (reports/run/exploration.hpp), `interleave list`, the JSON Schema of scenarios and
 // the tables of docs/strategies.md, docs/scenario-format.md and docs/cli.md (tests hold the last
 // two against it).
 #pragma once
 
 #include "explorer/strategies/dpor.hpp"
+#include "explorer/strategies/pct.hpp"
 #include "explorer/strategy.hpp"
 
 #include <cstdint>
@@ -21,7 +22,8 @@
 
 namespace interleave {
 
-/// The name of the default strategy: dpor.
+/// The strategy of a StrategySpec that names none: dpor, the exhaustive member of the default
+/// portfolio (explorer/portfolio.hpp), which the command line and scenarios run by default.
 std::string default_strategy_name();
 
 /// What a strategy needs to be built: its name, the exploration's seed and execution count (for
@@ -29,7 +31,8 @@ std::string default_strategy_name();
 struct StrategySpec {
   std::string name = default_strategy_name();  ///< one of strategy_names()
   std::uint64_t seed = 0;           ///< seeded strategies (StrategyDescriptor::seeded): the seed
-  std::uint64_t executions = 1000;  ///< sampling strategies: how many executions
+  /// Sampling strategies: how many executions (PCT's own default, the one of every sampler).
+  std::uint64_t executions = PctStrategy::Options{}.executions;
   /// Parameters by key (StrategyParameter::key); one not given has its default. Keys of other
   /// strategies' parameters are ignored; a key no strategy declares is refused by make_strategy.
   std::map<std::string, std::uint64_t, std::less<>> parameters{};

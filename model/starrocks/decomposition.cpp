@@ -65,9 +65,35 @@ std::string subject(std::string_view name) {
   return {};
 }
 
+// The scenario document of the slice of `owner`: `scenario` with /actors/task_runs and
+// /actors/clients narrowed to the owner, its name written out (a default name is the position's).
+nlohmann::json slice_document(const nlohmann::json& scenario, const WorldConfig& config,
+                              const std::string& owner) {
+  nlohmann::json doc = scenario;
+  if (!doc.contains("actors") || !doc["actors"].is_object()) return doc;
+  nlohmann::json& actors = doc["actors"];
+  auto narrow = [&](const char* key, auto name_of) {
+    if (!actors.contains(key) || !actors[key].is_array()) return;
+    nlohmann::json kept = nlohmann::json::array();
+    for (std::size_t i = 0; i < actors[key].size(); ++i)
+      if (name_of(i) == owner) {
+        kept.push_back(actors[key][i]);
+        kept.back()["name"] = owner;
+      }
+    if (kept.empty())
+      actors.erase(key);
+    else
+      actors[key] = std::move(kept);
+  };
+  narrow("task_runs", [&](std::size_t i) { return config.actors.task_runs.at(i).name; });
+  narrow("clients", [&](std::size_t i) { return config.actors.clients.at(i).name; });
+  return doc;
+}
+
 }  // namespace
 
-DecompositionOffer decompose_by_owners(const WorldConfig& config) {
+DecompositionOffer decompose_by_owners(const WorldConfig& config,
+                                       const nlohmann::json& scenario) {
   DecompositionOffer offer;
   if (config.policy.create_time_clock == CreateTimeClock::kSessionFrontend) {
     offer.refusal =
@@ -112,7 +138,7 @@ DecompositionOffer decompose_by_owners(const WorldConfig& config) {
     if (t.retries > 0) text += ", " + plural(t.retries, "retry", "retries");
     if (t.kill == KillMode::kForce) text += ", kill";
     if (t.kill == KillMode::kGraceful) text += ", graceful kill";
-    d.slices.push_back({t.name, kind.dump(), text, make_program(slice)});
+    d.slices.push_back({t.name, kind.dump(), text, make_program(slice), nullptr});
   }
   for (const ClientConfig& c : config.actors.clients) {
     (*owner_of)[c.name] = c.name;
@@ -141,10 +167,13 @@ DecompositionOffer decompose_by_owners(const WorldConfig& config) {
     if (c.existing == ClientStart::kGone) text += ", gone before the first pass";
     if (c.existing != ClientStart::kGone && c.end != ClientEnd::kClean)
       text += std::string(", ") + (c.end == ClientEnd::kNever ? "never ends" : "abnormal end");
-    d.slices.push_back({c.name, kind.dump(), text, make_program(slice)});
+    d.slices.push_back({c.name, kind.dump(), text, make_program(slice), nullptr});
   }
   if (d.slices.empty())
-    d.slices.push_back({"", shared.dump(), "no owner", make_program(config)});
+    d.slices.push_back({"", shared.dump(), "no owner", make_program(config), scenario});
+  else if (scenario.is_object())
+    for (OwnerSlice& s : d.slices)
+      s.document = slice_document(scenario, config, s.owner);
   auto lookup = [owner_of](std::string_view name) -> std::string {
     const auto it = owner_of->find(subject(name));
     return it == owner_of->end() ? std::string() : it->second;

@@ -9,9 +9,14 @@
 #include "explorer/decomposition.hpp"
 #include "model/starrocks/config.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace interleave::model {
 
-/// The decomposition of `config` by owners, or why it cannot be decomposed.
-DecompositionOffer decompose_by_owners(const WorldConfig& config);
+/// The decomposition of `config` by owners, or why it cannot be decomposed. With the scenario
+/// document `config` was read from, each slice's document (OwnerSlice::document) is that document
+/// with /actors narrowed to the slice's owner.
+DecompositionOffer decompose_by_owners(const WorldConfig& config,
+                                       const nlohmann::json& scenario = nullptr);
 
 }  // namespace interleave::model

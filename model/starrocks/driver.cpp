@@ -26,7 +26,7 @@ class StarRocksTempTablesDriver final : public ModelDriver {
   }
   DecompositionOffer decompose(const nlohmann::json& scenario,
                                const std::string& file) const override {
-    return decompose_by_owners(parse_world(scenario, file));
+    return decompose_by_owners(parse_world(scenario, file), scenario);
   }
   ConstraintVocabulary constraint_vocabulary(const nlohmann::json& scenario,
                                              const std::string& file) const override {

@@ -97,183 +97,205 @@ bool insert(Actor& a, World& w, int t, int attempt, const std::string& session, 
   return true;
 }
 
-}  // namespace
-
-void task_run(Actor& a, World& w, int t) {
+// E1: a new attempt, with a new runCtx (a fresh session id, its owner live unless the run was
+// killed); the previous attempt's owner has ended. The attempt's locals are reset first (before
+// E1, so that every attempt's E1 sees the same; E1 does not read them). Returns the session.
+std::string begin_attempt(Actor& a, World& w, int t, TaskRunLocals& l) {
   const TaskRunConfig& tc = w.task_cfg(t);
   TaskRunScheduler& sched = w.scheduler;
   TaskRun& tr = sched.task(t);
-  TaskRunLocals l;
-  a.declare_locals(l);
+  const int attempt = l.attempt;
+  l.error.clear();
+  l.ok = true;
+  l.tables.clear();
+  l.g = l.i = 0;
+  l.k = 0;
+  a.step("E1", {sched.write_runctx(t)});
+  if (!tr.session.empty()) w.owners.at(tr.session).live = false;
+  const std::string session = task_run_session(tc.name, attempt);  // the attempt's (l.attempt)
+  tr.session = session;
+  tr.attempt = attempt;
+  Owner o;
+  o.kind = Owner::Kind::kTaskRun;
+  o.index = t;
+  o.attempt = attempt;
+  o.live = !tr.killed;
+  w.owners.add(session, o);
+  World::note(a, [&] {
+    return "task run " + tc.name + " attempt " + std::to_string(attempt) +
+           ": runCtx := new ConnectContext, session " + session;
+  });
+  return session;
+}
+
+// prepareRecursiveCTE: per recursive CTE, its staging table (E2, E2a..E2c), the start statement
+// (E3) and the iterations (E4); all the tables are the one session's. A failure ends the attempt
+// (l.ok false, l.error) unless recursive_cte_errors is warn_and_continue.
+void prepare_recursive_ctes(Actor& a, World& w, int t, const std::string& session,
+                            TaskRunLocals& l) {
+  const TaskRunConfig& tc = w.task_cfg(t);
+  TaskRun& tr = w.scheduler.task(t);
+  const int attempt = l.attempt;
   std::string& error = l.error;
   bool& ok = l.ok;
   std::vector<int>& tables = l.tables;
-  for (l.attempt = 1; l.attempt <= 1 + tc.retries; ++l.attempt) {
-    const int attempt = l.attempt;
-    // A new attempt's locals (set here, before E1, so that every attempt's E1 sees the same; E1
-    // does not read them).
-    error.clear();
-    ok = true;
-    tables.clear();
-    l.g = l.i = 0;
-    l.k = 0;
-    a.step("E1", {sched.write_runctx(t)});
-    if (!tr.session.empty()) w.owners.at(tr.session).live = false;
-    const std::string session = task_run_session(tc.name, attempt);  // the attempt's (l.attempt)
-    tr.session = session;
-    tr.attempt = attempt;
-    Owner o;
-    o.kind = Owner::Kind::kTaskRun;
-    o.index = t;
-    o.attempt = attempt;
-    o.live = !tr.killed;
-    w.owners.add(session, o);
-    World::note(a, [&] {
-      return "task run " + tc.name + " attempt " + std::to_string(attempt) +
-             ": runCtx := new ConnectContext, session " + session;
-    });
-
-    // prepareRecursiveCTE: per recursive CTE, its staging table (E2, E2a..E2c), the start
-    // statement (E3) and the iterations (E4); all the tables are the one session's.
-    const bool warn = w.cfg.policy.recursive_cte_errors == RecursiveCteErrors::kWarnAndContinue;
-    tr.iterations_run = 0;
-    tr.iteration_failed = 0;
-    tr.outer_ran = false;
-    for (l.g = 1; ok && l.g <= tc.staging_tables; ++l.g) {
-      const int g = l.g;
-      l.i = 0;
-      const int table = create_table(a, w, "E2", session, "", 0, g);
-      w.owners.at(session).staged = true;
-      add_temporary_table(a, w, session, table, 0, l.add);
-      tables.push_back(table);
-      std::string e;
-      if (!insert(a, w, t, attempt, session, table, "E3", g, 0, e)) {
-        const std::string msg =
-            "Error occurred during executing recursive CTE start statement: " + e;
-        if (!warn) {
-          ok = false;
-          error = msg;
-          break;
-        }
-        // Logged only; prepareRecursiveCTE returns: the later CTEs get no table, and the outer
-        // statement is planned and run.
-        World::note(a,
-                    [&] { return "WARN " + msg + " (prepare returns, the outer statement runs)"; });
+  const bool warn = w.cfg.policy.recursive_cte_errors == RecursiveCteErrors::kWarnAndContinue;
+  tr.iterations_run = 0;
+  tr.iteration_failed = 0;
+  tr.outer_ran = false;
+  for (l.g = 1; ok && l.g <= tc.staging_tables; ++l.g) {
+    const int g = l.g;
+    l.i = 0;
+    const int table = create_table(a, w, "E2", session, "", 0, g);
+    w.owners.at(session).staged = true;
+    add_temporary_table(a, w, session, table, 0, l.add);
+    tables.push_back(table);
+    std::string e;
+    if (!insert(a, w, t, attempt, session, table, "E3", g, 0, e)) {
+      const std::string msg =
+          "Error occurred during executing recursive CTE start statement: " + e;
+      if (!warn) {
+        ok = false;
+        error = msg;
         break;
       }
-      for (l.i = 1; l.i <= tc.iterations; ++l.i) {
-        const int i = l.i;
-        ++tr.iterations_run;
-        const bool loaded = insert(a, w, t, attempt, session, table, "E4", g, i, e);
-        if (!loaded && tr.iteration_failed == 0) tr.iteration_failed = i;
-        const bool no_rows = !loaded || i == tc.empty_iteration;  // a failed load adds no rows
-        if (!warn && !loaded) {
-          ok = false;
-          error =
-              "Error occurred during executing recursive CTE recursive statement at iteration " +
-              std::to_string(i) + ": " + e;
-          break;
-        }
-        if (no_rows) {
-          // affected rows <= 0: the recursion of this CTE stops (the next CTE, if any, goes on).
-          // warn_and_continue looks at the rows before the error, so a failed iteration ends here
-          // silently (its error is never logged).
-          World::note(a, [&] {
-            return "iteration " + std::to_string(i) +
-                   " affected 0 rows: no more rows inserted, the recursion stops" +
-                   (loaded ? std::string() : " (its error is not looked at: " + e + ")");
-          });
-          break;
-        }
-      }
+      // Logged only; prepareRecursiveCTE returns: the later CTEs get no table, and the outer
+      // statement is planned and run.
+      World::note(a,
+                  [&] { return "WARN " + msg + " (prepare returns, the outer statement runs)"; });
+      break;
     }
-    if (ok) {
-      // The outer statement; its QueryState is the statement's (the run's) result.
-      Op e5("E5", {sched.read_runctx(t), w.ttm.read_row(session), w.ttm.read_tables(session)});
-      for (int table : tables)
-        add(e5, w.cat.read_table(table));
-      a.step(e5);
-      tr.outer_ran = true;
-      const TtmEntry* e = w.ttm.get(session);
-      if (tr.killed_attempt == attempt) {
+    for (l.i = 1; l.i <= tc.iterations; ++l.i) {
+      const int i = l.i;
+      ++tr.iterations_run;
+      const bool loaded = insert(a, w, t, attempt, session, table, "E4", g, i, e);
+      if (!loaded && tr.iteration_failed == 0) tr.iteration_failed = i;
+      const bool no_rows = !loaded || i == tc.empty_iteration;  // a failed load adds no rows
+      if (!warn && !loaded) {
         ok = false;
-        error = "the task run was killed";
-      } else {
-        for (int table : tables)
-          if (e == nullptr || e->tables.count(table) == 0 || !w.cat.contains(table)) {
-            ok = false;
-            error = "Unknown table '" + w.cat.info(table).name + "'";
-            break;
-          }
+        error =
+            "Error occurred during executing recursive CTE recursive statement at iteration " +
+            std::to_string(i) + ": " + e;
+        break;
       }
-      World::note(a, [&] {
-        return ok ? "INSERT OVERWRITE target SELECT ... FROM " + w.cat.info(tables.front()).name +
-                        ": done"
-                  : "outer statement failed: " + error;
-      });
-    }
-
-    // finalizeRecursiveCTE: skipped when recursive_cte_finalize_temporal_table is false.
-    if (!tc.finalize_temporal_table) l.finalize_skipped = true;
-    for (l.k = 0; tc.finalize_temporal_table && l.k < tables.size(); ++l.k) {
-      const int table = tables[l.k];
-      const std::string& name = w.cat.info(table).name;
-      // DROP TEMPORARY TABLE IF EXISTS ... FORCE: MetadataMgr.dropTemporaryTable in three steps.
-      // E6a resolves the name in the session's entry (TemporaryTableMgr.getTable). finalized is
-      // observed through progress(t) (the coverage goals of C3 and C4).
-      a.step("E6a",
-             {w.ttm.read_row(session), w.ttm.read_tables(session), sched.update_progress(t)});
-      w.owners.at(session).finalized = true;
-      const TtmEntry* resolved = w.ttm.get(session);
-      if (resolved == nullptr || resolved->tables.count(table) == 0) {
-        a.cover(goal::kFinalizeNoop);
+      if (no_rows) {
+        // affected rows <= 0: the recursion of this CTE stops (the next CTE, if any, goes on).
+        // warn_and_continue looks at the rows before the error, so a failed iteration ends here
+        // silently (its error is never logged).
         World::note(a, [&] {
-          return "drop temporary table[db" + std::to_string(kDbId) + "." + name +
-                 "] which doesn't exist in session[" + session + "] (IF EXISTS: nothing to do)";
+          return "iteration " + std::to_string(i) +
+                 " affected 0 rows: no more rows inserted, the recursion stops" +
+                 (loaded ? std::string() : " (its error is not looked at: " + e + ")");
         });
-        continue;
+        break;
       }
-      World::note(a, [&] {
-        return "DROP TEMPORARY TABLE IF EXISTS " + name +
-               " FORCE: the session's entry has table id " + std::to_string(table);
-      });
-      // E6b: the catalog drop (Database.dropTemporaryTable with IF EXISTS and FORCE): a table
-      // already gone from CAT is skipped without an error.
-      Op e6b("E6b", {w.cat.update_table(table)});
-      w.journal.add_append(e6b, session);
-      a.step(e6b);
-      const bool dropped = w.cat.contains(table);
-      if (dropped) {
-        w.cat.drop(table);
-        w.journal.append(JournalKind::kDropTable, table, session);
-        if (++w.cat.info(table).drop_infos > 1)
-          a.fail("two DropInfo journaled for " + w.table_text(table));
-      } else {
-        a.cover(goal::kFinalizeNoop);
-      }
-      World::note(a, [&] {
-        return dropped ? "drop temporary table " + name + " (db id " + std::to_string(kDbId) +
-                             ", table id " + std::to_string(table) + ") of session " + session +
-                             ": DropInfo journaled"
-                       : "table " + name + " is already dropped from CAT (IF EXISTS): nothing";
-      });
-      // E6c: TemporaryTableMgr.dropTemporaryTable: the session's entry, if it still has one,
-      // forgets the table.
-      a.step("E6c", {w.ttm.read_row(session), w.ttm.update_tables(session)});
-      TtmEntry* e = w.ttm.get(session);
-      if (e != nullptr) e->tables.erase(table);
-      World::note(a, [&] {
-        return e != nullptr ? "drop temporary table, session[" + session + "], db id[" +
-                                  std::to_string(kDbId) + "], table name[" + name + "]"
-                            : "the session " + session +
-                                  " has no entry any more (the cleaner removed it): nothing";
-      });
     }
-    // A killed attempt fails like any other: executeRetryingTaskRun does not look at the kill
-    // mark, so the next attempt (if any) runs with a new ConnectContext the kill did not touch.
-    if (ok) break;
   }
-  a.step("E7", {sched.update_future(t)});
+}
+
+// E5: the outer statement; its QueryState is the statement's (the run's) result.
+void run_outer_statement(Actor& a, World& w, int t, const std::string& session,
+                         TaskRunLocals& l) {
+  TaskRunScheduler& sched = w.scheduler;
+  TaskRun& tr = sched.task(t);
+  std::string& error = l.error;
+  bool& ok = l.ok;
+  const std::vector<int>& tables = l.tables;
+  Op e5("E5", {sched.read_runctx(t), w.ttm.read_row(session), w.ttm.read_tables(session)});
+  for (int table : tables)
+    add(e5, w.cat.read_table(table));
+  a.step(e5);
+  tr.outer_ran = true;
+  const TtmEntry* e = w.ttm.get(session);
+  if (tr.killed_attempt == l.attempt) {
+    ok = false;
+    error = "the task run was killed";
+  } else {
+    for (int table : tables)
+      if (e == nullptr || e->tables.count(table) == 0 || !w.cat.contains(table)) {
+        ok = false;
+        error = "Unknown table '" + w.cat.info(table).name + "'";
+        break;
+      }
+  }
+  World::note(a, [&] {
+    return ok ? "INSERT OVERWRITE target SELECT ... FROM " + w.cat.info(tables.front()).name +
+                    ": done"
+              : "outer statement failed: " + error;
+  });
+}
+
+// finalizeRecursiveCTE (E6a..E6c per staging table): skipped when
+// recursive_cte_finalize_temporal_table is false.
+void finalize_recursive_ctes(Actor& a, World& w, int t, const std::string& session,
+                             TaskRunLocals& l) {
+  const TaskRunConfig& tc = w.task_cfg(t);
+  TaskRunScheduler& sched = w.scheduler;
+  const std::vector<int>& tables = l.tables;
+  if (!tc.finalize_temporal_table) l.finalize_skipped = true;
+  for (l.k = 0; tc.finalize_temporal_table && l.k < tables.size(); ++l.k) {
+    const int table = tables[l.k];
+    const std::string& name = w.cat.info(table).name;
+    // DROP TEMPORARY TABLE IF EXISTS ... FORCE: MetadataMgr.dropTemporaryTable in three steps.
+    // E6a resolves the name in the session's entry (TemporaryTableMgr.getTable). finalized is
+    // observed through progress(t) (the coverage goals of C3 and C4).
+    a.step("E6a",
+           {w.ttm.read_row(session), w.ttm.read_tables(session), sched.update_progress(t)});
+    w.owners.at(session).finalized = true;
+    const TtmEntry* resolved = w.ttm.get(session);
+    if (resolved == nullptr || resolved->tables.count(table) == 0) {
+      a.cover(goal::kFinalizeNoop);
+      World::note(a, [&] {
+        return "drop temporary table[db" + std::to_string(kDbId) + "." + name +
+               "] which doesn't exist in session[" + session + "] (IF EXISTS: nothing to do)";
+      });
+      continue;
+    }
+    World::note(a, [&] {
+      return "DROP TEMPORARY TABLE IF EXISTS " + name +
+             " FORCE: the session's entry has table id " + std::to_string(table);
+    });
+    // E6b: the catalog drop (Database.dropTemporaryTable with IF EXISTS and FORCE): a table
+    // already gone from CAT is skipped without an error.
+    Op e6b("E6b", {w.cat.update_table(table)});
+    w.journal.add_append(e6b, session);
+    a.step(e6b);
+    const bool dropped = w.cat.contains(table);
+    if (dropped) {
+      w.cat.drop(table);
+      w.journal.append(JournalKind::kDropTable, table, session);
+      if (++w.cat.info(table).drop_infos > 1)
+        a.fail("two DropInfo journaled for " + w.table_text(table));
+    } else {
+      a.cover(goal::kFinalizeNoop);
+    }
+    World::note(a, [&] {
+      return dropped ? "drop temporary table " + name + " (db id " + std::to_string(kDbId) +
+                           ", table id " + std::to_string(table) + ") of session " + session +
+                           ": DropInfo journaled"
+                     : "table " + name + " is already dropped from CAT (IF EXISTS): nothing";
+    });
+    // E6c: TemporaryTableMgr.dropTemporaryTable: the session's entry, if it still has one,
+    // forgets the table.
+    a.step("E6c", {w.ttm.read_row(session), w.ttm.update_tables(session)});
+    TtmEntry* e = w.ttm.get(session);
+    if (e != nullptr) e->tables.erase(table);
+    World::note(a, [&] {
+      return e != nullptr ? "drop temporary table, session[" + session + "], db id[" +
+                                std::to_string(kDbId) + "], table name[" + name + "]"
+                          : "the session " + session +
+                                " has no entry any more (the cleaner removed it): nothing";
+    });
+  }
+}
+
+// E7: the final state; the future completes unless the kill completed it already.
+void finish_task_run(Actor& a, World& w, int t, const TaskRunLocals& l) {
+  const TaskRunConfig& tc = w.task_cfg(t);
+  TaskRun& tr = w.scheduler.task(t);
+  const bool ok = l.ok;
+  const std::string& error = l.error;
+  a.step("E7", {w.scheduler.update_future(t)});
   if (l.finalize_skipped) a.cover(goal::kFinalizeSkipped);
   tr.outcome = ok ? "" : error;
   if (!tr.session.empty()) w.owners.at(tr.session).live = false;
@@ -289,6 +311,24 @@ void task_run(Actor& a, World& w, int t) {
              (ok ? std::string("a later attempt succeeded") : error) + ")";
     });
   }
+}
+
+}  // namespace
+
+void task_run(Actor& a, World& w, int t) {
+  const TaskRunConfig& tc = w.task_cfg(t);
+  TaskRunLocals l;
+  a.declare_locals(l);
+  for (l.attempt = 1; l.attempt <= 1 + tc.retries; ++l.attempt) {
+    const std::string session = begin_attempt(a, w, t, l);
+    prepare_recursive_ctes(a, w, t, session, l);
+    if (l.ok) run_outer_statement(a, w, t, session, l);
+    finalize_recursive_ctes(a, w, t, session, l);
+    // A killed attempt fails like any other: executeRetryingTaskRun does not look at the kill
+    // mark, so the next attempt (if any) runs with a new ConnectContext the kill did not touch.
+    if (l.ok) break;
+  }
+  finish_task_run(a, w, t, l);
 }
 
 void sync_submit(Actor& a, World& w, int t) {

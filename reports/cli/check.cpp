@@ -1,7 +1,7 @@
 // `interleave check SCENARIO...`: explore each scenario, print its verdict, write counterexamples.
 #include "explorer/json_reader.hpp"
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 #include "reports/cli/interrupt.hpp"
 #include "reports/cli/progress.hpp"
 #include "reports/cli/text.hpp"
@@ -22,11 +22,6 @@ namespace {
 
 constexpr unsigned kMaxJobs = 256;
 
-struct Shard {
-  std::size_t index = 0;  // 0-based
-  std::size_t count = 1;
-};
-
 }  // namespace
 
 int exit_code_of(Verdict v) {
@@ -39,16 +34,6 @@ int exit_code_of(Verdict v) {
       return static_cast<int>(ExitCode::kIncomplete);
   }
   return static_cast<int>(ExitCode::kInternalError);
-}
-
-std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
-                                     const ModelRegistry& models,
-                                     const std::vector<ScenarioOverride>& overrides) {
-  std::vector<Scenario> scenarios;
-  for (const auto& file : collect_scenario_files(paths))
-    scenarios.push_back(load_scenario(file, models, overrides));
-  check_unique_names(scenarios);
-  return scenarios;
 }
 
 ScenarioRun run_with_progress(const Scenario& scenario, const ExplorationSettings& settings,
@@ -157,25 +142,6 @@ void add_jobs_option(CLI::App& command, std::optional<unsigned>& jobs) {
       ->check(CLI::Range(0u, kMaxJobs));
 }
 
-// --jobs on a strategy that cannot be split runs it on one thread; --shard refuses it. True when
-// the search is to be split at a depth chosen for it (choose_split_depth).
-static bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shard& shard,
-                  const Scenario& scenario) {
-  const bool given = shard.count > 1 || settings.split_depth > 0;  // a split asked for by name
-  if (settings.decompose) {
-    if (!given) return false;  // --jobs alone: the slices run on one thread
-    throw UsageError(scenario.name + ": a decomposed search is not split (--shard and "
-                                     "split_depth are for a whole search)");
-  }
-  if (!split_options_for(settings)) {
-    if (shard.count <= 1) return false;  // it ignores split_depth and runs on one thread
-    throw UsageError(scenario.name + ": strategy " + settings.strategy +
-                     " cannot be split into shards: --shard splits a DPOR search (dpor, "
-                     "dpor-all-writes)");
-  }
-  return settings.split_depth == 0 && (given || jobs > 1);
-}
-
 int run_check(const CheckArgs& args, const Context& ctx) {
   const Shard shard = parse_shard(args.shard);
   const unsigned jobs = jobs_of(args.jobs);
@@ -184,20 +150,12 @@ int run_check(const CheckArgs& args, const Context& ctx) {
   const unsigned split_jobs = args.jobs ? jobs : 1;
   const std::vector<Scenario> scenarios = load_scenarios(
       args.scenarios, ctx.models, parse_scenario_overrides(args.preset, args.sets));
-  std::vector<ExplorationSettings> settings;
-  std::vector<bool> choose_depth;  // split at a depth chosen for the scenario
-  for (const auto& s : scenarios) {
-    settings.push_back(apply_overrides(s.exploration, args.overrides));
-    // A shard is a share of a DPOR search: the portfolio's DPOR member runs alone (and the
-    // options the output records say so).
-    if (shard.count > 1) settings.back() = single_strategy(settings.back());
-    make_strategy_for(settings.back());  // impossible parameters fail before anything runs
-    check_decomposable(s, settings.back());  // so does a decomposition the model refuses
-    choose_depth.push_back(settle_split(settings.back(), split_jobs, shard, s));  // a bad split
-  }
+  std::vector<RunPlan> plans;  // every one checked before anything runs
+  for (const auto& s : scenarios)
+    plans.push_back(plan_run(s, args.overrides, shard, split_jobs));
   check_output_directory("--out", args.out_dir);  // before anything runs
 
-  int exit_code = static_cast<int>(ExitCode::kHolds);
+  Verdict overall = Verdict::kHolds;  // the worst of the scenarios' verdicts
   nlohmann::json summaries = nlohmann::json::array();
   std::vector<std::string> not_run;  // after an interruption
   std::string interrupted;           // "" or "interrupted by SIGINT"
@@ -214,30 +172,20 @@ int run_check(const CheckArgs& args, const Context& ctx) {
     run_ctx.jobs = jobs;
     run_ctx.shard_index = shard.index;
     run_ctx.shard_count = shard.count;
-    if (choose_depth[i]) {  // recorded in the settings: the output says which depth it was
-      ExploreOptions o = explore_options_for(settings[i]);
-      o.stop = &interrupt_requested();
-      settings[i].split_depth = choose_split_depth(scenario.instance.program, o,
-                                                   *split_options_for(settings[i]));
-    }
-    ScenarioRun run = run_with_progress(scenario, settings[i], run_ctx, ctx, args.quiet);
+    settle_split_depth(scenario, plans[i], &interrupt_requested());
+    ScenarioRun run = run_with_progress(scenario, plans[i].settings, run_ctx, ctx, args.quiet);
     if (run.result.interrupted) {
       interrupted = interruption_text();
       if (run.result.verdict == Verdict::kIncomplete) run.result.detail = interrupted;
     }
-    const int code = exit_code_of(run.result.verdict);
-    // violation (1) outranks incomplete (3), which outranks holds (0).
-    if (code == static_cast<int>(ExitCode::kViolation) ||
-        (code == static_cast<int>(ExitCode::kIncomplete) &&
-         exit_code == static_cast<int>(ExitCode::kHolds)))
-      exit_code = code;
+    overall = worse(overall, run.result.verdict);
     if (args.json)
       summaries.push_back(run_summary(scenario, run));
     else
       ctx.out << format_run(scenario, run, args.quiet) << std::flush;
   }
-  if (!interrupted.empty() && exit_code == static_cast<int>(ExitCode::kHolds))
-    exit_code = static_cast<int>(ExitCode::kIncomplete);
+  if (!interrupted.empty()) overall = worse(overall, Verdict::kIncomplete);
+  const int exit_code = exit_code_of(overall);
   if (args.json) {
     nlohmann::json doc{{"tool_version", ctx.env.tool_version},
                        {"exit_code", exit_code},

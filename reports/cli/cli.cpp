@@ -1,7 +1,7 @@
 #include "reports/cli/cli.hpp"
 
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 #include "reports/cli/interrupt.hpp"
 #include "explorer/execution.hpp"
 #include "explorer/json_reader.hpp"

@@ -4,8 +4,11 @@
 
 #include "explorer/estimate.hpp"
 #include "reports/cli/cli.hpp"
+#include "reports/cli/exploration_options.hpp"
 #include "reports/cli/progress.hpp"
-#include "reports/cli/run.hpp"
+#include "reports/run/replay_input.hpp"
+#include "reports/run/run.hpp"
+#include "reports/run/search_estimate.hpp"
 #include "reports/trace.hpp"
 
 #include <CLI/CLI.hpp>
@@ -29,7 +32,7 @@ struct Context {
 struct CheckArgs {
   std::vector<std::string> scenarios;
   ExplorationOverrides overrides;
-  std::string preset;             ///< --preset NAME (reports/cli/scenario_overrides.hpp)
+  std::string preset;             ///< --preset NAME (reports/run/scenario_overrides.hpp)
   std::vector<std::string> sets;  ///< --set PATH=VALUE, in order
   std::string out_dir = "out";
   bool json = false;
@@ -57,20 +60,6 @@ struct ReplayArgs {
 };
 CLI::App* add_replay(CLI::App& app, ReplayArgs& args);
 int run_replay(const ReplayArgs& args, const Context& ctx);
-
-/// A trace read and validated as `replay` uses it: the document, the scenario it replays against
-/// (the one embedded in the trace, or the file `scenario_file`) and the exploration options it
-/// records. `show` validates a trace the same way (docs/cli.md). Throws InputError.
-struct ReplayInput {
-  reports::TraceDocument doc;
-  Scenario scenario;
-  ExplorationSettings settings;
-};
-ReplayInput read_replay_input(const std::string& trace, const std::string& scenario_file,
-                              const ModelRegistry& models);
-/// The same for a trace document already read from the file `trace` (the fuzz target's entry).
-ReplayInput replay_input(reports::TraceDocument doc, const std::string& trace,
-                         const std::string& scenario_file, const ModelRegistry& models);
 
 struct ShowArgs {
   std::string trace;
@@ -136,22 +125,6 @@ CLI::App* add_merge(CLI::App& app, MergeArgs& args);
 int run_merge(const MergeArgs& args, const Context& ctx);
 int run_estimate(const EstimateArgs& args, const Context& ctx);
 
-/// What a scenario's search is expected to run (reports/cli/estimate.cpp).
-struct SearchEstimate {
-  enum class Kind : std::uint8_t {
-    kTree,        ///< dpor, dpor-all-writes, dfs: Knuth's estimate of the search's tree
-    kUpperBound,  ///< a bounded search (preemption-bound): the estimate of the DFS tree
-    kKnown,       ///< a sampling strategy: its own execution count, exactly
-  };
-  std::string strategy;
-  Kind kind = Kind::kTree;
-  EstimateOptions::Tree tree_shape = EstimateOptions::Tree::kSleepSets;
-  TreeEstimate tree;        ///< kTree, kUpperBound
-  std::uint64_t known = 0;  ///< kKnown
-};
-SearchEstimate estimate_search(const Scenario& scenario, const ExplorationSettings& settings,
-                               std::uint64_t probes, std::uint64_t seed,
-                               const std::atomic<bool>* stop);
 /// The estimate the progress line asks for once a search has run a while (nullopt for a
 /// bounded search). Keeps a reference to `scenario`.
 std::function<std::optional<ProgressEstimate>()> progress_estimator(
@@ -159,10 +132,5 @@ std::function<std::optional<ProgressEstimate>()> progress_estimator(
 
 /// The exit code of a verdict (holds 0, violation 1, incomplete 3).
 int exit_code_of(Verdict v);
-/// Loads every scenario named by `paths` (files or directories), all of them validated before
-/// anything runs, each with `overrides` applied. Throws InputError at the first bad one.
-std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
-                                     const ModelRegistry& models,
-                                     const std::vector<ScenarioOverride>& overrides = {});
 
 }  // namespace interleave::cli

@@ -4,8 +4,8 @@
 // with the counterexamples, a SARIF log and a summary for the CI run's page, and prints GitHub
 // workflow annotations. Exits 0 only when every scenario meets its expectation.
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
-#include "reports/cli/expectation.hpp"
+#include "reports/run/errors.hpp"
+#include "reports/run/expectation.hpp"
 #include "reports/cli/interrupt.hpp"
 #include "reports/formats.hpp"
 #include "reports/gate_report.hpp"
@@ -159,23 +159,34 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
   return c;
 }
 
-int run_gate(const GateArgs& args, const Context& ctx) {
-  // Everything is read and checked before anything runs: bad input writes nothing (exit 2).
-  const std::vector<Scenario> scenarios = load_scenarios(args.scenarios, ctx.models);
-  const unsigned jobs = jobs_of(args.jobs);  // the portfolio's rounds (a split only at split_depth)
+namespace {
+
+// Before anything runs: impossible strategy parameters and a decomposition the model refuses.
+void check_runnable(const std::vector<Scenario>& scenarios) {
   for (const auto& s : scenarios)
     make_strategy_for(s.exploration);
   for (const auto& s : scenarios)  // a decomposition the model refuses fails before any work
     check_decomposable(s, s.exploration);
-  const std::filesystem::path out_dir = !args.out_dir.empty()      ? args.out_dir
-                                        : !args.report_dir.empty() ? args.report_dir
-                                                                   : "out";
-  // Every output too: an unwritable one fails now, not after the exploration (exit 2).
+}
+
+// Where the traces go, and every report file with the option that names it.
+struct GateOutputs {
+  std::filesystem::path out_dir;
+  std::vector<std::pair<std::string, std::filesystem::path>> files;  // option, file
+};
+
+// Every output checked before anything runs: an unwritable one fails now, not after the
+// exploration (exit 2), and so do two options naming one file.
+GateOutputs gate_outputs(const GateArgs& args) {
+  GateOutputs o;
+  o.out_dir = !args.out_dir.empty()      ? args.out_dir
+              : !args.report_dir.empty() ? args.report_dir
+                                         : "out";
   check_output_directory(!args.out_dir.empty()      ? "--out"
                          : !args.report_dir.empty() ? "--report"
                                                     : "--out",
-                         out_dir);
-  std::vector<std::pair<std::string, std::filesystem::path>> files;  // option, file
+                         o.out_dir);
+  auto& files = o.files;
   if (!args.junit.empty()) files.emplace_back("--junit", args.junit);
   if (!args.sarif.empty()) files.emplace_back("--sarif", args.sarif);
   if (!args.summary.empty()) files.emplace_back("--summary", args.summary);
@@ -193,24 +204,67 @@ int run_gate(const GateArgs& args, const Context& ctx) {
         throw UsageError(files[i].first + ": '" + files[i].second.string() +
                          "' is also the file of " + files[j].first);
   }
+  return o;
+}
 
-  reports::GateReport report;
-  report.tool_version = ctx.env.tool_version;
-  report.rules = gate_rules(scenarios, ctx.models);
-  std::vector<std::vector<std::string>> rows{
-      {"scenario", "expected", "actual", "executions", "time", "result"}};
-  std::size_t failed = 0;
-  std::size_t skipped = 0;
+// The gate's summary table: a header, then a line per scenario.
+using SummaryRows = std::vector<std::vector<std::string>>;
+
+// A scenario not run: the gate was interrupted before it.
+reports::GateCase not_run_case(const Scenario& scenario, const std::string& interrupted) {
+  reports::GateCase c;
+  c.scenario = scenario.name;
+  c.file = scenario.file;
+  c.expected = describe_expectation(scenario.expect);
+  c.skipped = true;
+  c.actual = "not run";
+  c.failure = "not run: the gate was " + interrupted;
+  return c;
+}
+
+// A scenario's run compared with its expectation. `interrupted`: the gate's interruption text
+// ("" when it was not interrupted).
+reports::GateCase judged_case(const Scenario& scenario, const ScenarioRun& run, double seconds,
+                              const std::string& interrupted, const GateArgs& args) {
+  reports::GateCase c;
+  c.scenario = scenario.name;
+  c.file = scenario.file;
+  c.expected = describe_expectation(scenario.expect);
+  const ExpectationCheck check = check_expectation(scenario.expect, run.result);
+
+  c.actual = describe_outcome(run.result);
+  c.passed = check.met;
+  // An interrupted search decides nothing, unless what it found already fails the
+  // expectation (a violation that is not expected): it is neither passed nor failed.
+  if (run.result.interrupted && !check.met && !unexpected_violation(scenario, run.result))
+    c.skipped = true;
+  if (scenario.expect && scenario.expect->verdict == Verdict::kViolation)
+    c.expected_violations = scenario.expect->invariants;
+  if (c.skipped)
+    c.failure = "not decided: the search was " + interrupted + " after " +
+                std::to_string(run.result.stats.executions) + " executions";
+  else
+    for (const auto& p : check.problems)
+      c.failure += (c.failure.empty() ? "" : "; ") + p;
+  c.executions = run.result.stats.executions;
+  c.seconds = seconds;
+  for (const auto& file : run.trace_files) {
+    c.counterexample_paths.push_back(file);
+    c.traces.push_back(reports::read_trace_file(file));
+    if (!args.report_dir.empty())
+      c.counterexample_links.push_back(relative_link(file, args.report_dir));
+  }
+  return c;
+}
+
+// Runs every scenario (until an interruption) and judges it: the report's cases and rows.
+void run_cases(const std::vector<Scenario>& scenarios, const GateArgs& args, const Context& ctx,
+               const std::filesystem::path& out_dir, reports::GateReport& report,
+               SummaryRows& rows) {
+  const unsigned jobs = jobs_of(args.jobs);  // the portfolio's rounds (a split only at split_depth)
   for (const Scenario& scenario : scenarios) {
-    reports::GateCase c;
-    c.scenario = scenario.name;
-    c.file = scenario.file;
-    c.expected = describe_expectation(scenario.expect);
     if (!report.interrupted.empty()) {  // stopped at the scenario boundary: not run
-      c.skipped = true;
-      c.actual = "not run";
-      c.failure = "not run: the gate was " + report.interrupted;
-      ++skipped;
+      reports::GateCase c = not_run_case(scenario, report.interrupted);
       rows.push_back({c.scenario, c.expected, c.actual, "0", seconds_text(0), "not run"});
       report.cases.push_back(std::move(c));
       continue;
@@ -228,39 +282,17 @@ int run_gate(const GateArgs& args, const Context& ctx) {
       report.interrupted = interruption_text();
       if (run.result.verdict == Verdict::kIncomplete) run.result.detail = report.interrupted;
     }
-    const ExpectationCheck check = check_expectation(scenario.expect, run.result);
-
-    c.actual = describe_outcome(run.result);
-    c.passed = check.met;
-    // An interrupted search decides nothing, unless what it found already fails the
-    // expectation (a violation that is not expected): it is neither passed nor failed.
-    if (run.result.interrupted && !check.met && !unexpected_violation(scenario, run.result)) {
-      c.skipped = true;
-      ++skipped;
-    }
-    if (scenario.expect && scenario.expect->verdict == Verdict::kViolation)
-      c.expected_violations = scenario.expect->invariants;
-    if (c.skipped)
-      c.failure = "not decided: the search was " + report.interrupted + " after " +
-                  std::to_string(run.result.stats.executions) + " executions";
-    else
-      for (const auto& p : check.problems)
-        c.failure += (c.failure.empty() ? "" : "; ") + p;
-    c.executions = run.result.stats.executions;
-    c.seconds = seconds;
-    for (const auto& file : run.trace_files) {
-      c.counterexample_paths.push_back(file);
-      c.traces.push_back(reports::read_trace_file(file));
-      if (!args.report_dir.empty())
-        c.counterexample_links.push_back(relative_link(file, args.report_dir));
-    }
-    if (!c.passed && !c.skipped) ++failed;
+    reports::GateCase c = judged_case(scenario, run, seconds, report.interrupted, args);
     rows.push_back({c.scenario, c.expected, c.actual, std::to_string(c.executions),
                     seconds_text(c.seconds),
                     c.skipped ? "interrupted" : c.passed ? "pass" : "FAIL"});
     report.cases.push_back(std::move(c));
   }
+}
 
+void print_summary(const reports::GateReport& report, const SummaryRows& rows,
+                   std::size_t failed, std::size_t skipped, const GateArgs& args,
+                   const Context& ctx) {
   if (!args.quiet) {
     ctx.out << table(rows);
     for (const auto& c : report.cases) {
@@ -280,8 +312,10 @@ int run_gate(const GateArgs& args, const Context& ctx) {
                                                std::to_string(skipped) + " not decided")
           << "\n"
           << std::flush;
+}
 
-  // The reports, in formats of the table of reports/formats.hpp.
+// The reports, in formats of the table of reports/formats.hpp.
+void write_reports(const reports::GateReport& report, const GateArgs& args) {
   if (!args.junit.empty())
     write_file_atomically(args.junit, reports::gate_format("junit").render(report));
   if (!args.report_dir.empty()) {
@@ -292,6 +326,29 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     write_file_atomically(args.sarif, reports::gate_format("sarif").render(report));
   if (!args.summary.empty())
     write_file_atomically(args.summary, reports::gate_format("summary").render(report));
+}
+
+}  // namespace
+
+int run_gate(const GateArgs& args, const Context& ctx) {
+  // Everything is read and checked before anything runs: bad input writes nothing (exit 2).
+  const std::vector<Scenario> scenarios = load_scenarios(args.scenarios, ctx.models);
+  check_runnable(scenarios);
+  const GateOutputs outputs = gate_outputs(args);
+
+  reports::GateReport report;
+  report.tool_version = ctx.env.tool_version;
+  report.rules = gate_rules(scenarios, ctx.models);
+  SummaryRows rows{{"scenario", "expected", "actual", "executions", "time", "result"}};
+  run_cases(scenarios, args, ctx, outputs.out_dir, report, rows);
+  std::size_t failed = 0;
+  std::size_t skipped = 0;
+  for (const reports::GateCase& c : report.cases) {
+    if (c.skipped) ++skipped;
+    else if (!c.passed) ++failed;
+  }
+  print_summary(report, rows, failed, skipped, args, ctx);
+  write_reports(report, args);
   if (failed > 0) return static_cast<int>(ExitCode::kViolation);
   return report.interrupted.empty() ? static_cast<int>(ExitCode::kHolds)
                                     : static_cast<int>(ExitCode::kIncomplete);

@@ -4,7 +4,7 @@
 // The rows: each preset of --presets (each model's catalog "presets"; "all" is every one of
 // them), or the --base preset alone, or the scenarios' own policies when neither is given; times
 // every combination of the --vary values (the first --vary varies slowest). A row edits each
-// scenario as `check --preset P --set PATH=V ...` would (reports/cli/scenario_overrides.hpp), and
+// scenario as `check --preset P --set PATH=V ...` would (reports/run/scenario_overrides.hpp), and
 // every edited scenario is validated before anything runs.
 //
 // A row's policy is its preset's (from the catalog) with the varied keys set; the base is the
@@ -15,8 +15,8 @@
 //
 // Exit codes: 0 some row makes every scenario hold, 1 none does, 2 bad input.
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
-#include "reports/cli/scenario_overrides.hpp"
+#include "reports/run/errors.hpp"
+#include "reports/run/scenario_overrides.hpp"
 #include "reports/text_util.hpp"
 
 #include <algorithm>
@@ -155,63 +155,82 @@ CLI::App* add_matrix(CLI::App& app, MatrixArgs& a) {
   return c;
 }
 
-int run_matrix(const MatrixArgs& args, const Context& ctx) {
-  const std::vector<std::string> files = collect_scenario_files(args.scenarios);
+namespace {
 
-  // The catalog of the scenarios' model(s): presets and the default preset.
+// The catalog of the scenarios' model(s): presets and the default preset.
+struct MatrixCatalog {
   json presets = json::array();
   std::string default_preset;
   std::vector<std::string> preset_names;
-  {
-    std::vector<std::string> models;
-    for (const std::string& f : files) {
-      const json doc = read_json_file(f);
-      if (doc.is_object() && doc.contains("model") && doc["model"].is_string())
-        models.push_back(doc["model"].get<std::string>());
-    }
-    std::sort(models.begin(), models.end());
-    models.erase(std::unique(models.begin(), models.end()), models.end());
-    for (const std::string& m : models)
-      if (const ModelDriver* d = ctx.models.find(m)) {
-        const json catalog = d->catalog();
-        if (default_preset.empty()) default_preset = catalog.value("default_preset", "");
-        for (const json& p : catalog.value("presets", json::array())) {
-          const std::string name = p.value("name", "");
-          if (std::find(preset_names.begin(), preset_names.end(), name) == preset_names.end()) {
-            preset_names.push_back(name);
-            presets.push_back(p);
-          }
+};
+
+MatrixCatalog catalog_of(const std::vector<std::string>& files, const ModelRegistry& registry) {
+  MatrixCatalog c;
+  std::vector<std::string> models;
+  for (const std::string& f : files) {
+    const json doc = read_json_file(f);
+    if (doc.is_object() && doc.contains("model") && doc["model"].is_string())
+      models.push_back(doc["model"].get<std::string>());
+  }
+  std::sort(models.begin(), models.end());
+  models.erase(std::unique(models.begin(), models.end()), models.end());
+  for (const std::string& m : models)
+    if (const ModelDriver* d = registry.find(m)) {
+      const json catalog = d->catalog();
+      if (c.default_preset.empty()) c.default_preset = catalog.value("default_preset", "");
+      for (const json& p : catalog.value("presets", json::array())) {
+        const std::string name = p.value("name", "");
+        if (std::find(c.preset_names.begin(), c.preset_names.end(), name) ==
+            c.preset_names.end()) {
+          c.preset_names.push_back(name);
+          c.presets.push_back(p);
         }
       }
-  }
-  const auto check_preset = [&](const std::string& name, const std::string& option) {
-    if (std::find(preset_names.begin(), preset_names.end(), name) == preset_names.end()) {
-      std::string known;
-      for (const auto& n : preset_names)
-        known += (known.empty() ? "'" : ", '") + n + "'";
-      throw UsageError(
-          option + ": unknown preset '" + name + "'" + did_you_mean(name, preset_names) +
-          (known.empty() ? "; the scenarios' model has no presets" : "; known presets: " + known));
     }
-  };
+  return c;
+}
 
+void check_preset(const MatrixCatalog& c, const std::string& name, const std::string& option) {
+  const std::vector<std::string>& preset_names = c.preset_names;
+  if (std::find(preset_names.begin(), preset_names.end(), name) == preset_names.end()) {
+    std::string known;
+    for (const auto& n : preset_names)
+      known += (known.empty() ? "'" : ", '") + n + "'";
+    throw UsageError(
+        option + ": unknown preset '" + name + "'" + did_you_mean(name, preset_names) +
+        (known.empty() ? "; the scenarios' model has no presets" : "; known presets: " + known));
+  }
+}
+
+// The presets of the rows ("" : the scenarios' own policies) and the base preset.
+struct RowPresets {
   std::vector<std::string> row_presets;
+  std::string base;
+};
+
+RowPresets row_presets_of(const MatrixArgs& args, const MatrixCatalog& catalog) {
+  RowPresets r;
+  std::vector<std::string>& row_presets = r.row_presets;
   if (args.presets == "all") {
-    row_presets = preset_names;
+    row_presets = catalog.preset_names;
     if (row_presets.empty()) throw UsageError("--presets all: the scenarios' model has no presets");
   } else if (!args.presets.empty()) {
     for (const std::string& n : split_values(args.presets)) {
-      check_preset(n, "--presets");
+      check_preset(catalog, n, "--presets");
       row_presets.push_back(n);
     }
   }
-  std::string base = args.base;
-  if (!base.empty()) check_preset(base, "--base");
-  if (base.empty() && !row_presets.empty()) base = default_preset;
+  std::string& base = r.base;
+  base = args.base;
+  if (!base.empty()) check_preset(catalog, base, "--base");
+  if (base.empty() && !row_presets.empty()) base = catalog.default_preset;
   if (row_presets.empty()) row_presets.push_back(base);  // "" : the scenarios' own policies
+  return r;
+}
 
+std::vector<Vary> varies_of(const std::vector<std::string>& vary) {
   std::vector<Vary> varies;
-  for (const std::string& v : args.vary) {
+  for (const std::string& v : vary) {
     const std::size_t eq = v.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
       throw UsageError("--vary '" + v +
@@ -219,10 +238,12 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
                        "exploration.max_preemptions=1,2");
     varies.push_back({v.substr(0, eq), split_values(v.substr(eq + 1))});
   }
-  if (varies.empty() && row_presets.size() == 1 && row_presets.front().empty())
-    throw UsageError("nothing to vary: give --vary PATH=A,B, --presets or --base");
+  return varies;
+}
 
-  // The rows, the first --vary slowest.
+// The rows, the first --vary slowest.
+std::vector<Row> rows_of(const std::vector<std::string>& row_presets,
+                         const std::vector<Vary>& varies, const json& presets) {
   std::vector<Row> rows;
   for (const std::string& preset : row_presets) {
     std::vector<std::size_t> pick(varies.size(), 0);
@@ -247,8 +268,12 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
       if (k == 0) break;
     }
   }
+  return rows;
+}
 
-  // The base policy and each row's change from it.
+// The base policy and each row's change from it.
+void mark_changes(std::vector<Row>& rows, const std::string& base,
+                  const std::vector<Vary>& varies, const json& presets) {
   json base_policy = base.empty() ? json::object() : preset_policy(presets, base);
   if (base.empty())
     for (const Vary& v : varies) {
@@ -262,8 +287,13 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
     for (const auto& [k, v] : keys)
       if (!base_policy.contains(k) || base_policy[k] != v) row.changes.emplace_back(k, v);
   }
+}
 
-  // Every scenario of every row, validated before anything runs.
+// Every scenario of every row, validated before anything runs.
+std::vector<std::vector<Scenario>> load_rows(const std::vector<Row>& rows,
+                                             const std::vector<std::string>& files,
+                                             const ModelRegistry& models,
+                                             const ExplorationOverrides& overrides) {
   std::vector<std::vector<Scenario>> loaded;
   for (const Row& row : rows) {
     std::vector<std::string> sets;
@@ -271,150 +301,183 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
       sets.push_back(path + "=" + value);
     std::vector<Scenario> scenarios;
     for (const std::string& f : files)
-      scenarios.push_back(load_scenario(f, ctx.models, parse_scenario_overrides(row.preset, sets)));
+      scenarios.push_back(load_scenario(f, models, parse_scenario_overrides(row.preset, sets)));
     check_unique_names(scenarios);
     for (const Scenario& s : scenarios) {
-      make_strategy_for(apply_overrides(s.exploration, args.overrides));
-      check_decomposable(s, apply_overrides(s.exploration, args.overrides));
+      make_strategy_for(apply_overrides(s.exploration, overrides));
+      check_decomposable(s, apply_overrides(s.exploration, overrides));
     }
     loaded.push_back(std::move(scenarios));
   }
+  return loaded;
+}
 
+void run_rows(std::vector<Row>& rows, const std::vector<std::vector<Scenario>>& loaded,
+              const ExplorationOverrides& overrides) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     rows[r].all_hold = true;
     for (const Scenario& s : loaded[r]) {
-      const ExplorationSettings settings = apply_overrides(s.exploration, args.overrides);
-      ExplorationResult result;
-      if (settings.decompose) {  // by owners, as check does (no trace is written)
-        result = run_decomposed(s, settings, RunContext{}).result;
-      } else {
-        std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
-        Explorer explorer(s.instance.program, explore_options_for(settings));
-        result = explorer.explore(*strategy);
-      }
+      // By owners when decomposed, as check does (no trace is written).
+      ExplorationResult result = explore_result(s, apply_overrides(s.exploration, overrides));
       rows[r].all_hold = rows[r].all_hold && result.verdict == Verdict::kHolds;
       rows[r].results.push_back(std::move(result));
     }
   }
+}
+
+std::string conclusion_of(const Row* smallest, const std::string& base) {
+  const std::string base_name = base.empty() ? "the first value of each --vary" : base;
+  if (smallest == nullptr) return "no policy tried makes every scenario hold";
+  if (smallest->changes.empty())
+    return "every scenario holds under " + base_name + " (no change needed)";
+  return "the smallest change from " + base_name +
+         " that makes every scenario hold: " + changes_text(*smallest) + " (" + smallest->label +
+         ")";
+}
+
+// The table in each format.
+struct MatrixTable {
+  const std::vector<Row>& rows;
+  const std::vector<std::string>& names;  // the scenarios, in column order
+  const std::string& base;
+  const Row* smallest;
+  const std::string& conclusion;
+};
+
+std::string matrix_json(const MatrixTable& t) {
+  json j_rows = json::array();
+  for (const Row& row : t.rows) {
+    json cells = json::array();
+    for (const auto& r : row.results) {
+      std::vector<std::string> violated;
+      for (const auto& c : r->counterexamples)
+        violated.push_back(c.invariant);
+      std::sort(violated.begin(), violated.end());
+      cells.push_back({{"verdict", to_string(r->verdict)}, {"violated", violated}});
+    }
+    json changes = json::object();
+    for (const auto& [k, v] : row.changes)
+      changes[k] = v;
+    json sets = json::array();
+    for (const auto& [path, value] : row.sets)
+      sets.push_back(path + "=" + value);
+    j_rows.push_back({{"policy", row.label},
+                      {"preset", row.preset},
+                      {"set", sets},
+                      {"changes", changes},
+                      {"all_hold", row.all_hold},
+                      {"cells", cells}});
+  }
+  json out{{"scenarios", t.names},
+           {"base", t.base},
+           {"rows", j_rows},
+           {"smallest_change", t.smallest ? json(t.smallest->label) : json(nullptr)},
+           {"conclusion", t.conclusion}};
+  return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string matrix_markdown(const MatrixTable& t) {
+  std::string out =
+      "| | policy | change from " + (t.base.empty() ? "the first values" : t.base) + " |";
+  std::string rule = "|---|---|---|";
+  for (const auto& n : t.names) {
+    out += " " + n + " |";
+    rule += "---|";
+  }
+  out += "\n" + rule + "\n";
+  for (const Row& row : t.rows) {
+    out += std::string("| ") + (row.all_hold ? "**✓**" : "") + " | `" + row.label + "` | " +
+           changes_text(row) + " |";
+    for (const auto& r : row.results)
+      out += " " + cell_text(*r) + " |";
+    out += "\n";
+  }
+  out += "\n" + t.conclusion + ".\n";
+  return out;
+}
+
+std::string matrix_text(const MatrixTable& t) {
+  // Cells name the violated properties by number, listed under the table (a terminal is narrow).
+  std::vector<std::string> properties;
+  for (const Row& row : t.rows)
+    for (const auto& r : row.results)
+      for (const auto& c : r->counterexamples)
+        if (std::find(properties.begin(), properties.end(), c.invariant) == properties.end())
+          properties.push_back(c.invariant);
+  std::sort(properties.begin(), properties.end());
+  const auto short_cell = [&](const ExplorationResult& r) {
+    std::string out(to_string(r.verdict));
+    if (r.verdict != Verdict::kViolation) return out;
+    std::vector<std::size_t> ids;
+    for (const auto& c : r.counterexamples)
+      ids.push_back(static_cast<std::size_t>(
+          std::find(properties.begin(), properties.end(), c.invariant) - properties.begin() + 1));
+    std::sort(ids.begin(), ids.end());
+    std::string list;
+    for (std::size_t id : ids)
+      list += (list.empty() ? "" : ",") + std::to_string(id);
+    return out + " " + list;
+  };
+  std::vector<std::vector<std::string>> table;
+  table.push_back({"", "policy", "change"});
+  for (const auto& n : t.names)
+    table.back().push_back(n);
+  for (const Row& row : t.rows) {
+    std::vector<std::string> line{row.all_hold ? "*" : "", row.label, changes_text(row)};
+    for (const auto& r : row.results)
+      line.push_back(short_cell(*r));
+    table.push_back(std::move(line));
+  }
+  std::vector<std::size_t> width(table.front().size(), 0);
+  for (const auto& line : table)
+    for (std::size_t k = 0; k < line.size(); ++k)
+      width[k] = std::max(width[k], reports::text::display_width(line[k]));
+  std::string out;
+  for (const auto& line : table) {
+    std::string l;
+    for (std::size_t k = 0; k < line.size(); ++k)
+      l += (k == 0 ? "" : "  ") + pad(line[k], width[k]);
+    while (!l.empty() && l.back() == ' ')
+      l.pop_back();
+    out += l + "\n";
+  }
+  out += "* every scenario holds";
+  for (std::size_t k = 0; k < properties.size(); ++k)
+    out += (k == 0 ? "; violated: " : ", ") + std::to_string(k + 1) + " " + properties[k];
+  out += "\n" + t.conclusion + "\n";
+  return out;
+}
+
+}  // namespace
+
+int run_matrix(const MatrixArgs& args, const Context& ctx) {
+  const std::vector<std::string> files = collect_scenario_files(args.scenarios);
+  const MatrixCatalog catalog = catalog_of(files, ctx.models);
+  const auto [row_presets, base] = row_presets_of(args, catalog);
+  const std::vector<Vary> varies = varies_of(args.vary);
+  if (varies.empty() && row_presets.size() == 1 && row_presets.front().empty())
+    throw UsageError("nothing to vary: give --vary PATH=A,B, --presets or --base");
+  std::vector<Row> rows = rows_of(row_presets, varies, catalog.presets);
+  mark_changes(rows, base, varies, catalog.presets);
+  const std::vector<std::vector<Scenario>> loaded =
+      load_rows(rows, files, ctx.models, args.overrides);  // before anything runs
+  run_rows(rows, loaded, args.overrides);
 
   const Row* smallest = nullptr;
   for (const Row& row : rows)
     if (row.all_hold && (smallest == nullptr || row.changes.size() < smallest->changes.size()))
       smallest = &row;
-  const std::string base_name = base.empty() ? "the first value of each --vary" : base;
-  std::string conclusion;
-  if (smallest == nullptr)
-    conclusion = "no policy tried makes every scenario hold";
-  else if (smallest->changes.empty())
-    conclusion = "every scenario holds under " + base_name + " (no change needed)";
-  else
-    conclusion = "the smallest change from " + base_name +
-                 " that makes every scenario hold: " + changes_text(*smallest) + " (" +
-                 smallest->label + ")";
-
+  const std::string conclusion = conclusion_of(smallest, base);
   std::vector<std::string> names;
   for (const Scenario& s : loaded.front())
     names.push_back(s.name);
-
-  if (args.format == "json") {
-    json j_rows = json::array();
-    for (const Row& row : rows) {
-      json cells = json::array();
-      for (const auto& r : row.results) {
-        std::vector<std::string> violated;
-        for (const auto& c : r->counterexamples)
-          violated.push_back(c.invariant);
-        std::sort(violated.begin(), violated.end());
-        cells.push_back({{"verdict", to_string(r->verdict)}, {"violated", violated}});
-      }
-      json changes = json::object();
-      for (const auto& [k, v] : row.changes)
-        changes[k] = v;
-      json sets = json::array();
-      for (const auto& [path, value] : row.sets)
-        sets.push_back(path + "=" + value);
-      j_rows.push_back({{"policy", row.label},
-                        {"preset", row.preset},
-                        {"set", sets},
-                        {"changes", changes},
-                        {"all_hold", row.all_hold},
-                        {"cells", cells}});
-    }
-    json out{{"scenarios", names},
-             {"base", base},
-             {"rows", j_rows},
-             {"smallest_change", smallest ? json(smallest->label) : json(nullptr)},
-             {"conclusion", conclusion}};
-    ctx.out << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
-  } else if (args.format == "markdown") {
-    std::string out =
-        "| | policy | change from " + (base.empty() ? "the first values" : base) + " |";
-    std::string rule = "|---|---|---|";
-    for (const auto& n : names) {
-      out += " " + n + " |";
-      rule += "---|";
-    }
-    out += "\n" + rule + "\n";
-    for (const Row& row : rows) {
-      out += std::string("| ") + (row.all_hold ? "**✓**" : "") + " | `" + row.label + "` | " +
-             changes_text(row) + " |";
-      for (const auto& r : row.results)
-        out += " " + cell_text(*r) + " |";
-      out += "\n";
-    }
-    out += "\n" + conclusion + ".\n";
-    ctx.out << out;
-  } else {
-    // Cells name the violated properties by number, listed under the table (a terminal is narrow).
-    std::vector<std::string> properties;
-    for (const Row& row : rows)
-      for (const auto& r : row.results)
-        for (const auto& c : r->counterexamples)
-          if (std::find(properties.begin(), properties.end(), c.invariant) == properties.end())
-            properties.push_back(c.invariant);
-    std::sort(properties.begin(), properties.end());
-    const auto short_cell = [&](const ExplorationResult& r) {
-      std::string out(to_string(r.verdict));
-      if (r.verdict != Verdict::kViolation) return out;
-      std::vector<std::size_t> ids;
-      for (const auto& c : r.counterexamples)
-        ids.push_back(static_cast<std::size_t>(
-            std::find(properties.begin(), properties.end(), c.invariant) - properties.begin() + 1));
-      std::sort(ids.begin(), ids.end());
-      std::string list;
-      for (std::size_t id : ids)
-        list += (list.empty() ? "" : ",") + std::to_string(id);
-      return out + " " + list;
-    };
-    std::vector<std::vector<std::string>> table;
-    table.push_back({"", "policy", "change"});
-    for (const auto& n : names)
-      table.back().push_back(n);
-    for (const Row& row : rows) {
-      std::vector<std::string> line{row.all_hold ? "*" : "", row.label, changes_text(row)};
-      for (const auto& r : row.results)
-        line.push_back(short_cell(*r));
-      table.push_back(std::move(line));
-    }
-    std::vector<std::size_t> width(table.front().size(), 0);
-    for (const auto& line : table)
-      for (std::size_t k = 0; k < line.size(); ++k)
-        width[k] = std::max(width[k], reports::text::display_width(line[k]));
-    std::string out;
-    for (const auto& line : table) {
-      std::string l;
-      for (std::size_t k = 0; k < line.size(); ++k)
-        l += (k == 0 ? "" : "  ") + pad(line[k], width[k]);
-      while (!l.empty() && l.back() == ' ')
-        l.pop_back();
-      out += l + "\n";
-    }
-    out += "* every scenario holds";
-    for (std::size_t k = 0; k < properties.size(); ++k)
-      out += (k == 0 ? "; violated: " : ", ") + std::to_string(k + 1) + " " + properties[k];
-    out += "\n" + conclusion + "\n";
-    ctx.out << out;
-  }
+  const MatrixTable table{rows, names, base, smallest, conclusion};
+  if (args.format == "json")
+    ctx.out << matrix_json(table);
+  else if (args.format == "markdown")
+    ctx.out << matrix_markdown(table);
+  else
+    ctx.out << matrix_text(table);
   ctx.out << std::flush;
   return smallest != nullptr ? static_cast<int>(ExitCode::kHolds)
                              : static_cast<int>(ExitCode::kViolation);

@@ -1,14 +1,14 @@
 // `interleave merge SUMMARY...`: one verdict from the --json summaries of the shards of a split
 // search (`interleave check --shard K/N --json`), run anywhere (GNU parallel, a Slurm job array, a
 // Kubernetes Indexed Job). Every summary must come from the same tool version, scenario (by hash),
-// options and split (depth, prefixes, shard count), each shard at most once; the counts are added,
-// the violations and coverage united, and the first counterexample of each property in prefix
-// order kept (the one a single split search reports). The verdict is honest: violation if a shard
-// found one; holds only if every shard is there and searched its part to the end; otherwise
-// incomplete, naming the missing and the incomplete shards.
+// options and split (depth, prefixes, shard count, the assignment of prefixes to shards), each
+// shard at most once; the counts are added, the violations and coverage united, and the first
+// counterexample of each property in prefix order kept (the one a single split search reports).
+// The verdict is honest: violation if a shard found one; holds only if every shard is there and
+// searched its part to the end; otherwise incomplete, naming the missing and the incomplete shards.
 #include "explorer/json_reader.hpp"
 #include "reports/cli/commands.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -31,36 +31,213 @@ struct ShardPart {
   const json* scenario = nullptr;
 };
 
-// The numeric counters of a summary's "stats" (added up), and max_depth (the largest).
-void add_stats(json& total, const JsonReader& stats) {
-  stats.expect_keys({"executions", "completed", "blocked", "deadlocked", "cut_by_bound",
-                     "infeasible", "failed", "steps", "max_depth", "violations",
-                     "elapsed_seconds", "worker_executions"});
-  for (const auto& [key, value] : stats.json().items()) {
-    const JsonReader v = stats.at(key);
-    if (key == "violations") {
-      if (!total.contains(key)) total[key] = json::object();
-      for (const auto& [name, n] : value.items())
-        total[key][name] = total[key].value(name, std::uint64_t{0}) + v.at(name).as_uint(0, kAny);
-    } else if (key == "worker_executions") {  // the shards' workers, in shard order
-      if (!total.contains(key)) total[key] = json::array();
-      for (const JsonReader& w : v.items())
-        total[key].push_back(w.as_uint(0, kAny));
-    } else if (key == "elapsed_seconds") {
-      total[key] = total.value(key, 0.0) + v.as_number(0, 1e12);
-    } else if (key == "max_depth") {
-      total[key] = std::max(total.value(key, std::uint64_t{0}), v.as_uint(0, kAny));
-    } else {
-      total[key] = total.value(key, std::uint64_t{0}) + v.as_uint(0, kAny);
-    }
-  }
-}
-
 std::string list_text(const std::vector<std::size_t>& v) {
   std::string s;
   for (std::size_t i : v)
     s += (s.empty() ? "" : ", ") + std::to_string(i);
   return s;
+}
+
+// Every summary read, and its scenarios grouped by name (the docs own the JSON the parts point at).
+struct Shards {
+  std::vector<json> docs;
+  std::string tool_version;
+  std::map<std::string, std::vector<ShardPart>> by_scenario;  // by name, in name order
+};
+
+Shards read_shards(const std::vector<std::string>& summaries) {
+  // Read and check every file before any output.
+  Shards shards;
+  std::vector<json>& docs = shards.docs;
+  docs.reserve(summaries.size());
+  for (const std::string& f : summaries)
+    docs.push_back(read_json_file(f));
+  std::string& tool_version = shards.tool_version;
+  std::string first_file;
+  for (std::size_t d = 0; d < docs.size(); ++d) {
+    const JsonReader root(docs[d], summaries[d]);
+    const std::string version = root.at("tool_version").as_string();
+    if (first_file.empty()) {
+      tool_version = version;
+      first_file = root.file();
+    } else if (version != tool_version) {
+      root.at("tool_version")
+          .fail("written by " + version + ", but " + first_file + " by " + tool_version +
+                ": the shards of one search must come from one version");
+    }
+    const std::vector<JsonReader> scenarios = root.at("scenarios").items();
+    for (const JsonReader& s : scenarios) {
+      const std::optional<JsonReader> split = s.find("split");
+      if (!split)
+        s.fail("not a shard: this summary has no \"split\" (write it with 'interleave check "
+               "--shard K/N --json')");
+      ShardPart part;
+      part.file = root.file();
+      part.path = s.path();
+      part.scenario = &s.json();
+      part.index = split->at("shard").at("index").as_uint(1, kAny);
+      shards.by_scenario[s.at("name").as_string()].push_back(part);
+    }
+  }
+  return shards;
+}
+
+// The manifest: what every shard of scenario `name` must agree on (with the first), each shard at
+// most once. Sorts `parts` by shard index; returns the number of shards of the search.
+std::uint64_t check_manifest(const std::string& name, std::vector<ShardPart>& parts) {
+  const ShardPart& first = parts.front();
+  const JsonReader r0(*first.scenario, first.file, first.path);
+  const JsonReader sp0 = r0.at("split");
+  const std::uint64_t count = sp0.at("shard").at("count").as_uint(1, kAny);
+  for (const ShardPart& p : parts) {
+    const JsonReader r(*p.scenario, p.file, p.path);
+    const JsonReader sp = r.at("split");
+    auto same = [&](const JsonReader& here, const JsonReader& there, const std::string& what) {
+      if (here.json() != there.json())
+        here.fail(what + " differs from " + first.file + " (" + there.json().dump() +
+                  "): the shards of one search must agree on it");
+    };
+    same(sp.at("scenario_hash"), sp0.at("scenario_hash"), "the scenario");
+    same(r.at("options"), r0.at("options"), "the options");
+    same(sp.at("depth"), sp0.at("depth"), "the split depth");
+    same(sp.at("prefixes"), sp0.at("prefixes"), "the number of prefixes");
+    same(sp.at("shard").at("count"), sp0.at("shard").at("count"), "the number of shards");
+    if (sp0.has("assignment") || sp.has("assignment"))
+      same(sp.at("assignment"), sp0.at("assignment"), "the assignment of prefixes to shards");
+    if (p.index > count)
+      sp.at("shard").at("index").fail("shard " + std::to_string(p.index) + " of " +
+                                      std::to_string(count) + " does not exist");
+  }
+  std::sort(parts.begin(), parts.end(),
+            [](const ShardPart& a, const ShardPart& b) { return a.index < b.index; });
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (parts[i].index == parts[i - 1].index)
+      JsonReader(*parts[i].scenario, parts[i].file, parts[i].path)
+          .at("split")
+          .at("shard")
+          .at("index")
+          .fail("shard " + std::to_string(parts[i].index) + " of " + name + " is also in " +
+                parts[i - 1].file + ": give each shard once");
+  return count;
+}
+
+// The shards of one scenario combined: the counts added, the coverage united, the first
+// counterexample of each property in prefix order, and which shards are missing, incomplete or
+// violating.
+struct Combined {
+  Stats stats;
+  std::map<std::string, std::uint64_t> coverage;
+  struct Found {
+    std::vector<std::uint64_t> prefix;  // compared in commit order (explorer/split.hpp)
+    json counterexample;
+  };
+  std::map<std::string, Found> found;  // by property: the first in prefix order
+  std::vector<std::size_t> missing, incomplete, violating;
+  std::string description;
+};
+
+Combined combine_shards(const std::vector<ShardPart>& parts, std::uint64_t count) {
+  Combined m;
+  auto& [stats, coverage, found, missing, incomplete, violating, description] = m;
+  std::size_t next = 1;
+  for (const ShardPart& p : parts) {
+    for (; next < p.index; ++next)
+      missing.push_back(next);
+    next = p.index + 1;
+    const JsonReader r(*p.scenario, p.file, p.path);
+    const JsonReader sp = r.at("split");
+    stats += stats_from_json(r.at("stats"));
+    const JsonReader cov = r.at("coverage");
+    for (const auto& [goal, n] : cov.json().items())
+      coverage[goal] += cov.at(goal).as_uint(0, kAny);
+    const std::vector<JsonReader> cex = r.at("counterexamples").items();
+    const std::vector<JsonReader> prefixes = sp.at("counterexample_prefixes").items();
+    if (cex.size() != prefixes.size())
+      sp.at("counterexample_prefixes")
+          .fail("names " + std::to_string(prefixes.size()) + " prefixes for " +
+                std::to_string(cex.size()) + " counterexamples");
+    for (std::size_t i = 0; i < cex.size(); ++i) {
+      const std::string property = cex[i].at("violation").at("invariant").as_string();
+      std::vector<std::uint64_t> prefix;
+      for (const JsonReader& k : prefixes[i].items())
+        prefix.push_back(k.as_uint(0, kAny));
+      auto it = found.find(property);
+      if (it == found.end() || prefix < it->second.prefix)
+        found[property] = Combined::Found{prefix, cex[i].json()};
+    }
+    const Verdict verdict = *verdict_from_string(
+        r.at("verdict").as_enum({"holds", "violation", "incomplete"}));
+    if (verdict == Verdict::kViolation) violating.push_back(p.index);
+    if (!sp.at("part_complete").as_bool()) incomplete.push_back(p.index);
+    const std::string c = sp.at("coverage").as_string();
+    if (description.empty() || (c.find("optimal DPOR") == std::string::npos &&
+                                description.find("optimal DPOR") != std::string::npos))
+      description = c;
+  }
+  for (; next <= count; ++next)
+    missing.push_back(next);
+  return m;
+}
+
+// The honest verdict of the combined shards, with its detail.
+std::pair<Verdict, std::string> merged_verdict(const Combined& m, std::uint64_t count) {
+  if (!m.found.empty())
+    return {Verdict::kViolation, "found by shard" +
+                                     std::string(m.violating.size() == 1 ? " " : "s ") +
+                                     list_text(m.violating) + " of " + std::to_string(count)};
+  if (!m.missing.empty() || !m.incomplete.empty()) {
+    std::string detail;
+    if (!m.missing.empty())
+      detail = "shard" + std::string(m.missing.size() == 1 ? " " : "s ") + list_text(m.missing) +
+               " of " + std::to_string(count) + " missing";
+    if (!m.incomplete.empty())
+      detail += (detail.empty() ? "" : "; ") + std::string("shard") +
+                (m.incomplete.size() == 1 ? " " : "s ") + list_text(m.incomplete) +
+                " did not search its part to the end";
+    return {Verdict::kIncomplete, detail};
+  }
+  return {Verdict::kHolds, m.description + " (" + std::to_string(count) + " shards merged)"};
+}
+
+json merged_json(const std::string& name, const std::vector<ShardPart>& parts,
+                 std::uint64_t count, const Combined& m, Verdict verdict,
+                 const std::string& detail) {
+  const ShardPart& first = parts.front();
+  const JsonReader r0(*first.scenario, first.file, first.path);
+  json cex = json::array();
+  for (const auto& [property, f] : m.found)
+    cex.push_back(f.counterexample);
+  std::vector<std::size_t> merged;
+  for (const ShardPart& p : parts)
+    merged.push_back(p.index);
+  return {{"name", name},
+          {"verdict", to_string(verdict)},
+          {"detail", detail},
+          {"options", r0.at("options").json()},
+          {"counterexamples", cex},
+          {"coverage", m.coverage},
+          {"stats", to_json(m.stats, /*with_timing=*/true)},
+          {"shards", {{"count", count}, {"merged", merged}, {"missing", m.missing}}}};
+}
+
+std::string merged_text(const std::string& name, std::size_t parts, std::uint64_t count,
+                        const Combined& m, Verdict verdict, const std::string& detail) {
+  std::string text = name + ": " + std::string(to_string(verdict));
+  if (!m.found.empty()) {
+    std::string names;
+    for (const auto& [property, f] : m.found)
+      names += (names.empty() ? "" : ", ") + property;
+    text += " (" + names + ")";
+  }
+  text += "\n  " + detail + "\n";
+  text += "  merged " + std::to_string(parts) + " of " + std::to_string(count) +
+          " shards: " + std::to_string(m.stats.executions) + " executions, " +
+          std::to_string(m.stats.completed) + " complete\n";
+  for (const auto& [property, f] : m.found) {
+    const std::string trace = f.counterexample.value("trace", std::string());
+    if (!trace.empty()) text += "  counterexample: " + trace + "\n";
+  }
+  return text;
 }
 
 }  // namespace
@@ -87,186 +264,21 @@ CLI::App* add_merge(CLI::App& app, MergeArgs& a) {
 }
 
 int run_merge(const MergeArgs& args, const Context& ctx) {
-  // Read and check every file before any output.
-  std::vector<json> docs;
-  docs.reserve(args.summaries.size());
-  for (const std::string& f : args.summaries)
-    docs.push_back(read_json_file(f));
-  std::map<std::string, std::vector<ShardPart>> by_scenario;  // by name, in name order
-  std::string tool_version;
-  std::string first_file;
-  for (std::size_t d = 0; d < docs.size(); ++d) {
-    const JsonReader root(docs[d], args.summaries[d]);
-    const std::string version = root.at("tool_version").as_string();
-    if (first_file.empty()) {
-      tool_version = version;
-      first_file = root.file();
-    } else if (version != tool_version) {
-      root.at("tool_version")
-          .fail("written by " + version + ", but " + first_file + " by " + tool_version +
-                ": the shards of one search must come from one version");
-    }
-    const std::vector<JsonReader> scenarios = root.at("scenarios").items();
-    for (const JsonReader& s : scenarios) {
-      const std::optional<JsonReader> split = s.find("split");
-      if (!split)
-        s.fail("not a shard: this summary has no \"split\" (write it with 'interleave check "
-               "--shard K/N --json')");
-      ShardPart part;
-      part.file = root.file();
-      part.path = s.path();
-      part.scenario = &s.json();
-      part.index = split->at("shard").at("index").as_uint(1, kAny);
-      by_scenario[s.at("name").as_string()].push_back(part);
-    }
-  }
-
-  int exit_code = static_cast<int>(ExitCode::kHolds);
+  Shards shards = read_shards(args.summaries);  // every file read and checked before any output
+  Verdict overall = Verdict::kHolds;            // the worst of the scenarios' verdicts
   json out_scenarios = json::array();
   std::string text;
-  for (auto& [name, parts] : by_scenario) {
-    // The manifest: what every shard of this scenario must agree on.
-    const ShardPart& first = parts.front();
-    const JsonReader r0(*first.scenario, first.file, first.path);
-    const JsonReader sp0 = r0.at("split");
-    const std::uint64_t count = sp0.at("shard").at("count").as_uint(1, kAny);
-    for (const ShardPart& p : parts) {
-      const JsonReader r(*p.scenario, p.file, p.path);
-      const JsonReader sp = r.at("split");
-      auto same = [&](const JsonReader& here, const JsonReader& there, const std::string& what) {
-        if (here.json() != there.json())
-          here.fail(what + " differs from " + first.file + " (" + there.json().dump() +
-                    "): the shards of one search must agree on it");
-      };
-      same(sp.at("scenario_hash"), sp0.at("scenario_hash"), "the scenario");
-      same(r.at("options"), r0.at("options"), "the options");
-      same(sp.at("depth"), sp0.at("depth"), "the split depth");
-      same(sp.at("prefixes"), sp0.at("prefixes"), "the number of prefixes");
-      same(sp.at("shard").at("count"), sp0.at("shard").at("count"), "the number of shards");
-      if (sp0.has("assignment") || sp.has("assignment"))
-        same(sp.at("assignment"), sp0.at("assignment"), "the assignment of prefixes to shards");
-      if (p.index > count)
-        sp.at("shard").at("index").fail("shard " + std::to_string(p.index) + " of " +
-                                        std::to_string(count) + " does not exist");
-    }
-    std::sort(parts.begin(), parts.end(),
-              [](const ShardPart& a, const ShardPart& b) { return a.index < b.index; });
-    for (std::size_t i = 1; i < parts.size(); ++i)
-      if (parts[i].index == parts[i - 1].index)
-        JsonReader(*parts[i].scenario, parts[i].file, parts[i].path)
-            .at("split")
-            .at("shard")
-            .at("index")
-            .fail("shard " + std::to_string(parts[i].index) + " of " + name + " is also in " +
-                  parts[i - 1].file + ": give each shard once");
-
-    // Combine.
-    json stats = json::object();
-    std::map<std::string, std::uint64_t> coverage;
-    struct Found {
-      std::vector<std::uint64_t> prefix;  // compared in commit order (explorer/split.hpp)
-      json counterexample;
-    };
-    std::map<std::string, Found> found;  // by property: the first in prefix order
-    std::vector<std::size_t> missing, incomplete, violating;
-    std::string description;
-    std::size_t next = 1;
-    for (const ShardPart& p : parts) {
-      for (; next < p.index; ++next)
-        missing.push_back(next);
-      next = p.index + 1;
-      const JsonReader r(*p.scenario, p.file, p.path);
-      const JsonReader sp = r.at("split");
-      add_stats(stats, r.at("stats"));
-      const JsonReader cov = r.at("coverage");
-      for (const auto& [goal, n] : cov.json().items())
-        coverage[goal] += cov.at(goal).as_uint(0, kAny);
-      const std::vector<JsonReader> cex = r.at("counterexamples").items();
-      const std::vector<JsonReader> prefixes = sp.at("counterexample_prefixes").items();
-      if (cex.size() != prefixes.size())
-        sp.at("counterexample_prefixes")
-            .fail("names " + std::to_string(prefixes.size()) + " prefixes for " +
-                  std::to_string(cex.size()) + " counterexamples");
-      for (std::size_t i = 0; i < cex.size(); ++i) {
-        const std::string property = cex[i].at("violation").at("invariant").as_string();
-        std::vector<std::uint64_t> prefix;
-        for (const JsonReader& k : prefixes[i].items())
-          prefix.push_back(k.as_uint(0, kAny));
-        auto it = found.find(property);
-        if (it == found.end() || prefix < it->second.prefix)
-          found[property] = Found{prefix, cex[i].json()};
-      }
-      const std::string verdict = r.at("verdict").as_enum({"holds", "violation", "incomplete"});
-      if (verdict == "violation") violating.push_back(p.index);
-      if (!sp.at("part_complete").as_bool()) incomplete.push_back(p.index);
-      const std::string c = sp.at("coverage").as_string();
-      if (description.empty() || (c.find("optimal DPOR") == std::string::npos &&
-                                  description.find("optimal DPOR") != std::string::npos))
-        description = c;
-    }
-    for (; next <= count; ++next)
-      missing.push_back(next);
-
-    std::string verdict;
-    std::string detail;
-    if (!found.empty()) {
-      verdict = "violation";
-      detail = "found by shard" + std::string(violating.size() == 1 ? " " : "s ") +
-               list_text(violating) + " of " + std::to_string(count);
-    } else if (!missing.empty() || !incomplete.empty()) {
-      verdict = "incomplete";
-      if (!missing.empty())
-        detail = "shard" + std::string(missing.size() == 1 ? " " : "s ") + list_text(missing) +
-                 " of " + std::to_string(count) + " missing";
-      if (!incomplete.empty())
-        detail += (detail.empty() ? "" : "; ") + std::string("shard") +
-                  (incomplete.size() == 1 ? " " : "s ") + list_text(incomplete) +
-                  " did not search its part to the end";
-    } else {
-      verdict = "holds";
-      detail = description + " (" + std::to_string(count) + " shards merged)";
-    }
-    const int code = verdict == "violation"    ? static_cast<int>(ExitCode::kViolation)
-                     : verdict == "incomplete" ? static_cast<int>(ExitCode::kIncomplete)
-                                               : static_cast<int>(ExitCode::kHolds);
-    if (code == static_cast<int>(ExitCode::kViolation) ||
-        (code == static_cast<int>(ExitCode::kIncomplete) &&
-         exit_code == static_cast<int>(ExitCode::kHolds)))
-      exit_code = code;
-
-    json cex = json::array();
-    for (auto& [property, f] : found)
-      cex.push_back(f.counterexample);
-    std::vector<std::size_t> merged;
-    for (const ShardPart& p : parts)
-      merged.push_back(p.index);
-    out_scenarios.push_back({{"name", name},
-                             {"verdict", verdict},
-                             {"detail", detail},
-                             {"options", r0.at("options").json()},
-                             {"counterexamples", cex},
-                             {"coverage", coverage},
-                             {"stats", stats},
-                             {"shards", {{"count", count}, {"merged", merged}, {"missing", missing}}}});
-    text += name + ": " + verdict;
-    if (!found.empty()) {
-      std::string names;
-      for (const auto& [property, f] : found)
-        names += (names.empty() ? "" : ", ") + property;
-      text += " (" + names + ")";
-    }
-    text += "\n  " + detail + "\n";
-    text += "  merged " + std::to_string(parts.size()) + " of " + std::to_string(count) +
-            " shards: " + std::to_string(stats.value("executions", std::uint64_t{0})) +
-            " executions, " + std::to_string(stats.value("completed", std::uint64_t{0})) +
-            " complete\n";
-    for (const auto& [property, f] : found) {
-      const std::string trace = f.counterexample.value("trace", std::string());
-      if (!trace.empty()) text += "  counterexample: " + trace + "\n";
-    }
+  for (auto& [name, parts] : shards.by_scenario) {
+    const std::uint64_t count = check_manifest(name, parts);
+    const Combined merged = combine_shards(parts, count);
+    const auto [verdict, detail] = merged_verdict(merged, count);
+    overall = worse(overall, verdict);
+    out_scenarios.push_back(merged_json(name, parts, count, merged, verdict, detail));
+    text += merged_text(name, parts.size(), count, merged, verdict, detail);
   }
+  const int exit_code = exit_code_of(overall);
   if (args.json)
-    ctx.out << json{{"tool_version", tool_version},
+    ctx.out << json{{"tool_version", shards.tool_version},
                     {"exit_code", exit_code},
                     {"scenarios", out_scenarios}}
                    .dump(2, ' ', false, json::error_handler_t::replace)

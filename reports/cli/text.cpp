@@ -183,14 +183,20 @@ std::string format_decomposition(const ExplorationResult& r, const DecomposedRun
     out += ", " + plural(s.stats.executions, "execution") + "\n";
   }
   for (const DecomposedRun::Unlifted& u : d.unlifted)
-    out += indent + "a counterexample of '" + u.invariant + "' in slice " + u.owner +
-           " could not be lifted to this scenario, so none is written: " + u.reason + "\n";
+    out += indent + "'" + u.invariant + "' (slice " + u.owner +
+           ") is not lifted to this scenario: " + u.reason + "; its counterexample is the " +
+           "slice's own" +
+           (u.trace_file.empty() ? std::string(", not written")
+                                 : ", which replays on the slice's scenario " + u.scenario_file) +
+           "\n";
   if (r.verdict == Verdict::kHolds)
     out += indent + "holds for every cluster with any number of " + d.owners_plural +
            " of these kinds (the same cluster, cleaner passes and policy)\n";
-  else if (r.verdict == Verdict::kViolation && !r.counterexamples.empty())
-    out += indent + "each counterexample above is lifted to this scenario (the other owners' "
-                    "steps after it, or where a shared actor waits for them) and replays there\n";
+  else if (r.verdict == Verdict::kViolation && r.counterexamples.size() > d.unlifted.size())
+    out += indent + "each counterexample above" +
+           (d.unlifted.empty() ? std::string() : " but a slice's own") +
+           " is lifted to this scenario (the other owners' steps after it, or where a shared "
+           "actor waits for them) and replays there\n";
   return out;
 }
 
@@ -290,8 +296,6 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
   if (!scenario.overrides.empty()) j["overrides"] = scenario.overrides;
   if (run.split) {
     const SplitRun& sp = *run.split;
-    // Statistics like wall time (they depend on timing): each worker thread's executions.
-    j["stats"]["worker_executions"] = sp.worker_executions;
     // What `interleave merge` checks and combines (reports/cli/merge.cpp).
     j["split"] = {{"scenario_hash", reports::scenario_hash(scenario.document)},
                   {"depth", sp.depth},
@@ -345,7 +349,11 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
     }
     nlohmann::json unlifted = nlohmann::json::array();
     for (const auto& u : run.decomposition->unlifted)
-      unlifted.push_back({{"invariant", u.invariant}, {"owner", u.owner}, {"reason", u.reason}});
+      unlifted.push_back({{"invariant", u.invariant},
+                          {"owner", u.owner},
+                          {"reason", u.reason},
+                          {"scenario", u.scenario_file},
+                          {"trace", u.trace_file}});
     j["decomposition"] = {{"argument", run.decomposition->argument},
                           {"slices", slices},
                           {"unlifted", unlifted}};

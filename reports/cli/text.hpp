@@ -3,8 +3,8 @@
 // shape, come from reports/trace.hpp (Wording::kConsole); this file only lays them out.
 #pragma once
 
-#include "reports/cli/run.hpp"
-#include "reports/cli/scenario.hpp"
+#include "reports/run/run.hpp"
+#include "reports/run/scenario.hpp"
 #include "reports/trace.hpp"
 #include "explorer/explorer.hpp"
 

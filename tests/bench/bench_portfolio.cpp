@@ -12,7 +12,7 @@
 #include "explorer/portfolio.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "model/register.hpp"
-#include "reports/cli/scenario.hpp"
+#include "reports/run/scenario.hpp"
 #include "tests/bench/bench_util.hpp"
 
 #include <nlohmann/json.hpp>

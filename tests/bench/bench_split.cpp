@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
     print(what.c_str(), r.result, secs);
     std::uint64_t total = 0;
     std::uint64_t largest = 0;
-    for (const std::uint64_t e : r.worker_executions) {
+    for (const std::uint64_t e : r.result.stats.worker_executions) {
       total += e;
       largest = std::max(largest, e);
     }

@@ -102,6 +102,35 @@ class CounterDriver final : public ModelDriver {
     m.coverage_goals = {"all done", "both inside"};
     return m;
   }
+  /// Owners: the workers, each slice one worker alone. Deliberately unsound (a slice keeps the
+  /// scenario's total, so a slice of "locked" violates "counter == total" where the scenario
+  /// holds): a slice counterexample that does not lift, for the tests of that path.
+  DecompositionOffer decompose(const nlohmann::json& scenario,
+                               const std::string& file) const override {
+    const JsonReader c = JsonReader(scenario, file).at("counter");
+    CounterConfig cfg;
+    cfg.workers = static_cast<int>(c.int_or("workers", 2, 1, 6));
+    cfg.increments = static_cast<int>(c.int_or("increments", 1, 1, 5));
+    cfg.lock = c.bool_or("lock", false);
+    cfg.total = static_cast<int>(c.int_or("total", -1, -1, 100));
+    if (cfg.total < 0) cfg.total = cfg.workers * cfg.increments;
+    OwnerDecomposition d;
+    CounterConfig one = cfg;
+    one.workers = 1;
+    nlohmann::json document = scenario;
+    document["counter"]["workers"] = 1;
+    document["counter"]["total"] = cfg.total;
+    for (int w = 0; w < cfg.workers; ++w)
+      d.slices.push_back({"W" + std::to_string(w), "worker", "one worker", counter_program(one),
+                          document});
+    d.actor_owner = [](std::string_view actor) { return std::string(actor); };
+    d.object_owner = [](std::string_view) { return std::string(); };
+    d.argument = "none: a test model";
+    d.owners_plural = "workers";
+    DecompositionOffer offer;
+    offer.decomposition = std::move(d);
+    return offer;
+  }
   nlohmann::json catalog() const override {
     return {{"presets",
              {{{"name", "racy"}, {"description", "no lock"}},

@@ -1,7 +1,7 @@
 // `interleave check`: verdicts, exit codes, the printed counterexample, the trace files written
 // when found, the JSON summary, and determinism.
-#include "reports/cli/run.hpp"
-#include "reports/cli/scenario.hpp"
+#include "reports/run/run.hpp"
+#include "reports/run/scenario.hpp"
 #include "reports/trace.hpp"
 #include "tests/cli/helpers.hpp"
 

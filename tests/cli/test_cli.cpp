@@ -1,7 +1,7 @@
 // The command line as a whole: help, usage errors, list, and the top-level guarantees (bad input
 // exits 2 with one message, anything unexpected exits 4 with "internal error: ...").
-#include "reports/cli/expectation.hpp"
-#include "reports/cli/run.hpp"
+#include "reports/run/expectation.hpp"
+#include "reports/run/run.hpp"
 #include "tests/cli/helpers.hpp"
 
 #include <catch2/catch.hpp>

@@ -85,3 +85,58 @@ TEST_CASE("decompose: a model that declares no owners is refused", "[decompose][
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("/model: the model 'lease-lock' declares no owners"));
 }
+
+TEST_CASE("decompose: a slice counterexample that does not lift is reported, with a trace of the "
+          "slice",
+          "[decompose][cli]") {
+  // The counter test model's decomposition by workers is deliberately unsound
+  // (tests/cli/counter_model.hpp): the slice of "locked" violates 'counter == total', which no
+  // execution of the scenario does, so no lift exists. The property is reported all the same.
+  TempDir tmp;
+  const CliResult r = run_cli(
+      {"check", test_scenario("locked.json"), "--decompose", "--json", "--out", tmp / "out"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  const json s = json::parse(r.out)["scenarios"][0];
+  CHECK(s["verdict"] == "violation");
+  REQUIRE(s["counterexamples"].size() == 1);
+  CHECK(s["counterexamples"][0]["violation"]["invariant"] == "counter == total");
+  const json& u = s["decomposition"]["unlifted"];
+  REQUIRE(u.size() == 1);
+  CHECK(u[0]["invariant"] == "counter == total");
+  CHECK(u[0]["owner"] == "W0");
+  CHECK_THAT(u[0]["reason"].get<std::string>(), Catch::Contains("ends without a violation"));
+  const std::string trace = s["counterexamples"][0]["trace"];
+  CHECK(u[0]["trace"] == trace);
+  CHECK(u[0]["scenario"] == tmp / "out/counter-locked.slice-W0.json");
+  CHECK(trace == tmp / "out/counter-locked.slice-W0.counter-total.trace.json");
+  // A trace of the slice's scenario (written next to it), never of the scenario: it replays on
+  // the slice, embedded or read from that file.
+  const json doc = json::parse(read_file(trace));
+  CHECK(doc["scenario"]["name"] == "counter-locked.slice-W0");
+  CHECK(doc["scenario"]["counter"]["workers"] == 1);
+  CHECK_FALSE(doc["scenario"].contains("expect"));
+  CHECK(json::parse(read_file(tmp / "out/counter-locked.slice-W0.json")) == doc["scenario"]);
+  CHECK(run_cli({"replay", trace}).code == 1);
+  CHECK(run_cli({"replay", trace, "--scenario", tmp / "out/counter-locked.slice-W0.json"}).code ==
+        1);
+  // The headline names it; the summary says whose counterexample it is.
+  const CliResult text =
+      run_cli({"check", test_scenario("locked.json"), "--decompose", "--out", tmp / "text"});
+  CHECK_THAT(text.out, Catch::Contains("counter-locked: violation (counter == total)"));
+  CHECK_THAT(text.out, Catch::Contains("'counter == total' (slice W0) is not lifted to this "
+                                       "scenario: the lifted execution"));
+  CHECK_THAT(text.out, Catch::Contains("its counterexample is the slice's own, which replays on "
+                                       "the slice's scenario " +
+                                       tmp / "text/counter-locked.slice-W0.json"));
+  CHECK_THAT(text.out, !Catch::Contains("violation ()"));
+  CHECK_THAT(text.out, !Catch::Contains("is lifted to this scenario (the other owners"));
+  // The gate compares properties, not lifted traces.
+  json gated = json::parse(read_file(test_scenario("locked.json")));
+  gated["exploration"]["decompose"] = true;
+  gated["expect"] = {{"verdict", "violation"}, {"invariants", {"counter == total"}}};
+  write_file(tmp / "gated.json", gated.dump());
+  const CliResult gate = run_cli({"gate", tmp / "gated.json", "--out", tmp / "gate"});
+  INFO(gate.out << gate.err);
+  CHECK(gate.code == 0);
+}

@@ -1,9 +1,10 @@
-// The exploration settings derive from one table (reports/cli/exploration.hpp: the exploration's
+// The exploration settings derive from one table (reports/run/exploration.hpp: the exploration's
 // own keys and the strategy registry's parameters). These tests hold what is shipped and written
 // by hand against it: the JSON Schema's exploration section, the tables of docs/strategies.md,
 // docs/scenario-format.md and docs/cli.md; and they check that every key works the same way as a
 // scenario key, a command-line option, an override and a trace option.
-#include "reports/cli/exploration.hpp"
+#include "reports/cli/exploration_options.hpp"
+#include "reports/run/exploration.hpp"
 #include "tests/cli/helpers.hpp"
 
 #include <catch2/catch.hpp>

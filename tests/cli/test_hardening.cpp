@@ -2,7 +2,7 @@
 // in linear time, outputs checked before any work, `show` validating as `replay` does, and the
 // temporaries of a killed run cleaned up by the next one.
 #include "explorer/json_reader.hpp"
-#include "reports/cli/output_files.hpp"
+#include "reports/run/output_files.hpp"
 #include "reports/trace.hpp"
 #include "tests/cli/helpers.hpp"
 

@@ -1,6 +1,6 @@
 // Scenario files: every kind of bad input gives one message naming the file and the JSON path,
 // exit code 2, and nothing written.
-#include "reports/cli/scenario.hpp"
+#include "reports/run/scenario.hpp"
 #include "tests/cli/helpers.hpp"
 
 #include <catch2/catch.hpp>

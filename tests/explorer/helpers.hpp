@@ -2,7 +2,10 @@
 #pragma once
 
 #include "explorer/explorer.hpp"
+#include "explorer/input_error.hpp"
 #include "explorer/strategies/dfs.hpp"
+
+#include <string>
 
 namespace interleave::test {
 
@@ -10,6 +13,17 @@ inline ExplorationResult explore_dfs(Program p, ExploreOptions o = {}) {
   Explorer ex(std::move(p), std::move(o));
   DfsStrategy dfs;
   return ex.explore(dfs);
+}
+
+/// The message of the InputError that f() throws, or "no error".
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
 }
 
 }  // namespace interleave::test

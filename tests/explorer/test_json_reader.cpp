@@ -1,22 +1,12 @@
 // Exact error messages for user-written JSON: file, JSON path, what is wrong.
 #include "explorer/json_reader.hpp"
+#include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace interleave;
 using nlohmann::json;
-
-namespace {
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-}  // namespace
+using interleave::test::error_of;
 
 TEST_CASE("JsonReader names the file and the JSON path", "[json]") {
   const json doc = json::parse(R"({"cluster": {"fes": "3", "cns": 9},

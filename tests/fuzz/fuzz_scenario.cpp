@@ -4,8 +4,8 @@
 // to run it.
 #include "explorer/input_error.hpp"
 #include "explorer/json_reader.hpp"
-#include "reports/cli/exploration.hpp"
-#include "reports/cli/scenario.hpp"
+#include "reports/run/exploration.hpp"
+#include "reports/run/scenario.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

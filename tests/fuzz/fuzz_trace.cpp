@@ -6,7 +6,7 @@
 #include "explorer/input_error.hpp"
 #include "explorer/json_reader.hpp"
 #include "reports/cli/commands.hpp"
-#include "reports/cli/exploration.hpp"
+#include "reports/run/exploration.hpp"
 #include "reports/formats.hpp"
 #include "reports/trace.hpp"
 #include "tests/fuzz/fuzz_support.hpp"

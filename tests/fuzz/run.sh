@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs a fuzz target of tests/fuzz from its seed corpus, with its dictionary.
 #
-#   tests/fuzz/run.sh BUILD_DIR scenario|trace [libFuzzer options...]
+#   tests/fuzz/run.sh BUILD_DIR scenario|trace|log [libFuzzer options...]
 #
 # BUILD_DIR is a build configured with CXX=clang++ and -DINTERLEAVE_FUZZ=ON. The seeds are made
 # afresh from what the project ships: the scenarios (scenarios/, tests/cli/scenarios/) for
 # `scenario`; for `trace`, the traces of tests/cli/traces/ and the counterexamples
-# BUILD_DIR/interleave finds for the shipped scenarios. The dictionary is every key and enum value
+# BUILD_DIR/interleave finds for the shipped scenarios; for `log`, the logs of
+# tests/explorer/logs/ (one per layout). The dictionary is every key and enum value
 # of the JSON schemas (scenario, model, trace) and JSON's tokens. New inputs libFuzzer finds go
 # to BUILD_DIR/fuzz/TARGET-corpus, kept from run to run; crashes to BUILD_DIR/fuzz/TARGET-findings.
 # Examples:
@@ -17,7 +18,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$(cd "$1" && pwd)"
 target="$2"
 shift 2
-case "$target" in scenario | trace) ;; *) echo "usage: $0 BUILD_DIR scenario|trace [options]" >&2; exit 2 ;; esac
+case "$target" in scenario | trace | log) ;; *) echo "usage: $0 BUILD_DIR scenario|trace|log [options]" >&2; exit 2 ;; esac
 
 work="$build/fuzz"
 seeds="$work/$target-seeds"
@@ -30,6 +31,8 @@ if [ "$target" = scenario ]; then
   for f in "$root"/scenarios/*.json "$root"/tests/cli/scenarios/*.json; do
     [[ $f == *schema* ]] || cp "$f" "$seeds/"
   done
+elif [ "$target" = log ]; then
+  cp "$root"/tests/explorer/logs/* "$seeds/"
 else
   cp "$root"/tests/cli/traces/*.json "$seeds/"
   # Exit 1: violations found, their traces written.
@@ -40,9 +43,23 @@ else
   find "$seeds" -type f -size +256k -delete
 fi
 
-python3 - "$root" "$work/$target.dict" <<'PY'
+python3 - "$root" "$work/$target.dict" "$target" <<'PY'
 import json, sys
-root, out = sys.argv[1], sys.argv[2]
+root, out, target = sys.argv[1], sys.argv[2], sys.argv[3]
+if target == "log":
+    # The layouts' fixed parts (explorer/log_reader.hpp) instead of JSON schema keys.
+    tokens = [b'INFO', b'WARN', b'ERROR', b'FATAL', b'DEBUG', b' (', b'|', b') [', b'():', b'] ',
+              b'.java', b'+08:00', b'Z', b'-', b':', b'.', b'2025-05-16 05:10:02.103',
+              b'I20250516 05:10:14.120345 ', b'W0516 ', b'05:10:14 ', b'\tat ', b'\n',
+              b'{"@timestamp":"', b'","level":"', b'"message":"', b'"exception":"', b'\\n',
+              b'.cpp:', b'\xff', b'\xc3', b'\xed\xa0\x80', b'\x00']
+    def escape(t):
+        return "".join(chr(c) if 32 <= c < 127 and c not in (34, 92) else "\\x%02x" % c
+                       for c in t)
+    with open(out, "w") as f:
+        for i, t in enumerate(tokens):
+            f.write('tok_%d="%s"\n' % (i, escape(t)))
+    sys.exit(0)
 words = set()
 def walk(node):
     if isinstance(node, dict):

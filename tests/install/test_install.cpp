@@ -181,7 +181,7 @@ TEST_CASE("the README's example builds against the installed package and runs", 
        {"lib/cmake/Interleave/InterleaveConfig.cmake",
         "lib/cmake/Interleave/InterleaveConfigVersion.cmake",
         "include/interleave/explorer/explorer.hpp", "include/interleave/reports/trace.hpp",
-        "include/interleave/reports/cli/cli.hpp"})
+        "include/interleave/reports/run/run.hpp", "include/interleave/reports/cli/cli.hpp"})
     CHECK(fs::exists(prefix / f));
 
   for (const auto& [name, content] : e.files)

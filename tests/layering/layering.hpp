@@ -2,8 +2,11 @@
 // docs/architecture.md, "Layers"):
 //
 //   explorer/       the engine                  includes explorer/ only
-//   reports/        trace documents, renderers  includes explorer/, reports/ (not reports/cli/)
-//   reports/cli/    the generic command line    includes explorer/, reports/
+//   reports/        trace documents, renderers  includes explorer/, reports/ (not reports/run/,
+//                                               reports/cli/)
+//   reports/run/    the run layer: scenarios,   includes explorer/, reports/, reports/run/ (not
+//                   settings, runs, outputs     reports/cli/, not CLI11)
+//   reports/cli/    the generic command line    includes explorer/, reports/ (the run layer too)
 //   model/<name>/   one model                   includes explorer/, model/<name>/, and the
 //                                               registration headers at the top of model/
 //   model/*         the registration of models  includes explorer/, model/
@@ -11,7 +14,8 @@
 //
 // Quoted includes are paths from the source root ("explorer/explorer.hpp"): anything else quoted
 // (tests/, a path relative to the including file) is a violation too. Of the angle-bracket
-// includes, CLI11 (<CLI/...>) belongs to the command line, Catch2 (<catch2/...>) to tests/.
+// includes, CLI11 (<CLI/...>) belongs to the command line (reports/cli/ and model/main.cpp, not
+// the run layer beneath it), Catch2 (<catch2/...>) to tests/.
 #pragma once
 
 #include <algorithm>
@@ -27,6 +31,7 @@ namespace interleave::test {
 
 struct LayeringScan {
   std::size_t files = 0;     ///< source files read
+  std::vector<std::string> paths;  ///< their paths from the source root, in the order read
   std::size_t includes = 0;  ///< #include lines checked
   /// "FILE:LINE: includes X: RULE", sorted by file, then line.
   std::vector<std::string> violations;
@@ -34,7 +39,7 @@ struct LayeringScan {
 
 namespace layering {
 
-enum class Kind { kEngine, kReports, kCli, kExecutable, kRegistration, kModel };
+enum class Kind { kEngine, kReports, kRun, kCli, kExecutable, kRegistration, kModel };
 
 struct FileLayer {
   Kind kind;
@@ -45,6 +50,7 @@ struct FileLayer {
 /// files outside the layers (tests/, scenarios/, ...).
 inline std::optional<FileLayer> layer_of(const std::string& path) {
   if (path.starts_with("explorer/")) return FileLayer{Kind::kEngine, ""};
+  if (path.starts_with("reports/run/")) return FileLayer{Kind::kRun, ""};
   if (path.starts_with("reports/cli/")) return FileLayer{Kind::kCli, ""};
   if (path.starts_with("reports/")) return FileLayer{Kind::kReports, ""};
   if (path == "model/main.cpp") return FileLayer{Kind::kExecutable, ""};
@@ -70,8 +76,14 @@ inline std::string violation(const FileLayer& layer, const std::string& target, 
       if (under("explorer/")) return "";
       return "the engine (explorer/) may include only explorer/";
     case Kind::kReports:
+      if (under("explorer/") ||
+          (under("reports/") && !under("reports/run/") && !under("reports/cli/")))
+        return "";
+      return "reports/ may include only explorer/ and reports/ (not reports/run/, reports/cli/)";
+    case Kind::kRun:
       if (under("explorer/") || (under("reports/") && !under("reports/cli/"))) return "";
-      return "reports/ may include only explorer/ and reports/ (not reports/cli/)";
+      return "the run layer (reports/run/) may include only explorer/, reports/ and reports/run/ "
+             "(not reports/cli/)";
     case Kind::kCli:
       if (under("explorer/") || under("reports/")) return "";
       return "the command line (reports/cli/) may include only explorer/ and reports/";
@@ -108,6 +120,7 @@ inline LayeringScan scan_layering(const std::filesystem::path& root) {
       const std::optional<layering::FileLayer> layer = layering::layer_of(path);
       if (!layer) continue;
       ++scan.files;
+      scan.paths.push_back(path);
       std::ifstream in(entry.path());
       std::size_t number = 0;
       for (std::string line; std::getline(in, line);) {

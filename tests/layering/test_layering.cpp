@@ -49,6 +49,13 @@ TEST_CASE("every #include of explorer/, reports/ and model/ respects the layers"
   // Not vacuous: the whole tree was read.
   CHECK(scan.files > 60);
   CHECK(scan.includes > 300);
+  // Each layer has files of its own: the run layer (reports/run/, no CLI11) under the command
+  // line (reports/cli/).
+  for (const char* dir : {"explorer/", "reports/", "reports/run/", "reports/cli/", "model/"}) {
+    INFO(dir);
+    CHECK(std::any_of(scan.paths.begin(), scan.paths.end(),
+                      [dir](const std::string& p) { return p.starts_with(dir); }));
+  }
   std::string all;
   for (const auto& v : scan.violations)
     all += v + "\n";
@@ -62,8 +69,10 @@ TEST_CASE("the check rejects each include across the layers the wrong way", "[la
   t.file("explorer/a.hpp", {"#include \"explorer/b.hpp\"", "#include <nlohmann/json.hpp>"});
   t.file("explorer/strategies/s.cpp", {"#include \"explorer/a.hpp\""});
   t.file("reports/r.cpp", {"#include \"reports/r.hpp\"", "#include \"explorer/a.hpp\""});
+  t.file("reports/run/u.cpp", {"#include \"reports/run/u.hpp\"", "#include \"reports/r.hpp\"",
+                               "#include \"explorer/a.hpp\"", "#include <nlohmann/json.hpp>"});
   t.file("reports/cli/c.cpp", {"#include \"reports/cli/c.hpp\"", "#include \"reports/r.hpp\"",
-                               "#include <CLI/CLI.hpp>"});
+                               "#include \"reports/run/u.hpp\"", "#include <CLI/CLI.hpp>"});
   t.file("model/main.cpp", {"#include \"reports/cli/c.hpp\"", "#include \"model/register.hpp\"",
                             "#include <CLI/CLI.hpp>"});
   t.file("model/register.cpp",
@@ -83,6 +92,10 @@ TEST_CASE("the check rejects each include across the layers the wrong way", "[la
   t.file("reports/cli_user.cpp", {"#include \"reports/cli/c.hpp\""});
   t.file("reports/relative.cpp", {"#include \"r.hpp\""});
   t.file("reports/cli/model.cpp", {"#include \"model/alpha/alpha.hpp\""});
+  t.file("reports/run_user.cpp", {"#include \"reports/run/u.hpp\""});
+  t.file("reports/run/cli.cpp", {"#include \"reports/run/u.hpp\"", "#include <CLI/CLI.hpp>"});
+  t.file("reports/run/commands.cpp", {"#include \"reports/cli/c.hpp\""});
+  t.file("reports/run/model.cpp", {"#include \"model/alpha/alpha.hpp\""});
   t.file("model/alpha/reports.cpp", {"#include \"reports/trace.hpp\""});
   t.file("model/alpha/other.cpp", {"#include \"model/beta/beta.hpp\""});
   t.file("model/alpha/tests.cpp",
@@ -112,10 +125,20 @@ TEST_CASE("the check rejects each include across the layers the wrong way", "[la
             "reports/cli/model.cpp:1: includes \"model/alpha/alpha.hpp\": the command line "
             "(reports/cli/) may include only explorer/ and reports/",
             "reports/cli_user.cpp:1: includes \"reports/cli/c.hpp\": reports/ may include only "
-            "explorer/ and reports/ (not reports/cli/)",
+            "explorer/ and reports/ (not reports/run/, reports/cli/)",
             "reports/model.cpp:1: includes \"model/alpha/alpha.hpp\": reports/ may include only "
-            "explorer/ and reports/ (not reports/cli/)",
+            "explorer/ and reports/ (not reports/run/, reports/cli/)",
             "reports/relative.cpp:1: includes \"r.hpp\": reports/ may include only explorer/ and "
-            "reports/ (not reports/cli/)",
+            "reports/ (not reports/run/, reports/cli/)",
+            "reports/run/cli.cpp:2: includes <CLI/CLI.hpp>: CLI11 belongs to the command line "
+            "(reports/cli/, model/main.cpp)",
+            "reports/run/commands.cpp:1: includes \"reports/cli/c.hpp\": the run layer "
+            "(reports/run/) may include only explorer/, reports/ and reports/run/ (not "
+            "reports/cli/)",
+            "reports/run/model.cpp:1: includes \"model/alpha/alpha.hpp\": the run layer "
+            "(reports/run/) may include only explorer/, reports/ and reports/run/ (not "
+            "reports/cli/)",
+            "reports/run_user.cpp:1: includes \"reports/run/u.hpp\": reports/ may include only "
+            "explorer/ and reports/ (not reports/run/, reports/cli/)",
         });
 }

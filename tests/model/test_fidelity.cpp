@@ -1,4 +1,4 @@
-// Fidelity checks of issue 14 (docs/model.md, "Fidelity, round 2"): what StarRocks' source does
+// Fidelity checks (docs/model.md, "Fidelity"): what StarRocks' source does
 // and the model follows, or the hypothetical variant the model adds to show what a difference
 // would do.
 // - point 3: MetadataMgr.cleanTemporaryTables catches the DdlException of the catalog drop and

@@ -112,8 +112,9 @@ bool check_split(std::uint64_t seed, std::size_t depth, RandomProgram::Shape sha
   CHECK(r1.part_complete);
 
   g_demanded += r1.demanded_prefixes;
-  CHECK(r1.worker_executions.size() == 1);
-  CHECK(r1.worker_executions[0] + r1.blocked_prefixes == r1.result.stats.executions);
+  CHECK(r1.result.stats.worker_executions.size() == 1);
+  CHECK(r1.result.stats.worker_executions[0] + r1.blocked_prefixes ==
+        r1.result.stats.executions);
 
   // Two and four threads: the same result, byte for byte, whoever ran which job (a sink per
   // thread: the program writes to it); the workers' executions add up to the search's.
@@ -129,7 +130,7 @@ bool check_split(std::uint64_t seed, std::size_t depth, RandomProgram::Shape sha
     CHECK(rn.split_off_prefixes == r1.split_off_prefixes);
     CHECK(rn.demanded_prefixes == r1.demanded_prefixes);
     std::uint64_t ran = rn.blocked_prefixes;
-    for (const std::uint64_t e : rn.worker_executions)
+    for (const std::uint64_t e : rn.result.stats.worker_executions)
       ran += e;
     CHECK(ran == rn.result.stats.executions);
   }
@@ -236,7 +237,7 @@ TEST_CASE("split: under a time budget, the executions counted are those that ran
     split.split_after = 2;
     const SplitResult r = explore_split(threaded, o, {}, split);
     std::uint64_t ran = r.blocked_prefixes;
-    for (const std::uint64_t e : r.worker_executions)
+    for (const std::uint64_t e : r.result.stats.worker_executions)
       ran += e;
     INFO("seed " << seed);
     CHECK(ran == r.result.stats.executions);

@@ -2,7 +2,7 @@
 // decides on. A missing expectation never passes.
 #pragma once
 
-#include "reports/cli/scenario.hpp"
+#include "reports/run/scenario.hpp"
 #include "explorer/explorer.hpp"
 
 #include <optional>

@@ -1,6 +1,6 @@
-#include "reports/cli/output_files.hpp"
+#include "reports/run/output_files.hpp"
 
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -4,8 +4,8 @@
 
 #include "explorer/explorer.hpp"
 #include "explorer/strategy.hpp"
-#include "reports/cli/output_files.hpp"  // write_file_atomically
-#include "reports/cli/scenario.hpp"
+#include "reports/run/output_files.hpp"  // write_file_atomically
+#include "reports/run/scenario.hpp"
 #include "reports/trace.hpp"
 
 #include <atomic>
@@ -19,6 +19,32 @@
 #include <vector>
 
 namespace interleave::cli {
+
+/// A share of a split search (explorer/split.hpp): shard `index` (0-based) of `count`.
+struct Shard {
+  std::size_t index = 0;
+  std::size_t count = 1;
+};
+
+/// How one scenario is to run, settled before anything runs.
+struct RunPlan {
+  ExplorationSettings settings;
+  /// The search is to be split at a depth chosen for the scenario (settle_split_depth).
+  bool choose_depth = false;
+};
+
+/// The settings `scenario` runs with: its own with `overrides` applied (for a shard of a split
+/// search, the portfolio's DPOR member alone), checked before anything runs: impossible strategy
+/// parameters and a split that cannot be are UsageErrors, a decomposition the model refuses an
+/// InputError. `split_jobs`: the threads a split search would run on (1: a DPOR search is split
+/// only when a split is asked for by name, split_depth or a shard); a strategy that cannot be
+/// split then runs on one thread.
+RunPlan plan_run(const Scenario& scenario, const ExplorationOverrides& overrides,
+                 const Shard& shard, unsigned split_jobs);
+/// When plan.choose_depth: sets plan.settings.split_depth to the smallest depth at which the
+/// scenario's program has enough prefixes (explorer/split.hpp: choose_split_depth); the output
+/// records it.
+void settle_split_depth(const Scenario& scenario, RunPlan& plan, const std::atomic<bool>* stop);
 
 struct RunContext {
   std::string tool_version;       ///< recorded in traces, e.g. "interleave 0.1.0"
@@ -48,8 +74,6 @@ struct SplitRun {
   /// Per counterexample: the prefix it was found below (explorer/split.hpp: SplitResult).
   std::vector<std::vector<std::uint32_t>> counterexample_prefix;
   std::size_t split_off_prefixes = 0;  ///< split off large prefixes while they ran
-  /// Executions per worker thread (statistics: they depend on timing, as wall time does).
-  std::vector<std::uint64_t> worker_executions;
   /// With several shards: each prefix's shard (0-based) and each shard's estimated share.
   std::vector<std::uint32_t> assignment;
   std::vector<double> shard_shares;
@@ -74,9 +98,12 @@ struct DecomposedRun {
   std::string argument;       ///< where the argument is, e.g. "docs/model.md#owner-decomposition"
   std::string owners_plural;  ///< "TaskRuns and clients"
   /// A slice counterexample that could not be lifted to the full scenario: the property, the
-  /// owner and why. It is not written as a trace (it is not a trace of the scenario).
+  /// owner and why. It is reported all the same (in ExplorationResult::counterexamples), and
+  /// written as a trace of the slice's scenario, never as one of the scenario: the slice's
+  /// scenario file and the trace (both "" when not written).
   struct Unlifted {
     std::string invariant, owner, reason;
+    std::string scenario_file, trace_file;
   };
   std::vector<Unlifted> unlifted;
 };
@@ -118,10 +145,17 @@ struct ScenarioRun {
 ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
                          const RunContext& context);
 
+/// The result of `scenario` under `settings`, with no trace written and no progress: by owners
+/// when the settings say so (as run_scenario), else by the one strategy that stands for the
+/// settings (single_strategy: for the portfolio, its DPOR member). What a matrix cell runs.
+ExplorationResult explore_result(const Scenario& scenario, const ExplorationSettings& settings);
+
 /// Explores `scenario` by owners (ExplorationSettings::decompose): one slice per owner kind,
 /// one verdict (violation if a slice violates, holds only if every slice holds exhaustively,
-/// incomplete otherwise), coverage the union, each counterexample lifted to the scenario and
-/// written as its trace (none when context.out_dir is empty). Called by run_scenario when
+/// incomplete otherwise), coverage the union, one counterexample per violated property, lifted to
+/// the scenario and written as its trace, or, where no lift is found, the slice's own, written as a
+/// trace of the slice's scenario next to that scenario's file (DecomposedRun::unlifted); none is
+/// written when context.out_dir is empty. Called by run_scenario when
 /// settings.decompose is set.
 ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& settings,
                            const RunContext& context);

@@ -6,8 +6,8 @@
 #include "explorer/explorer.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/model_driver.hpp"
-#include "reports/cli/exploration.hpp"
-#include "reports/cli/scenario_overrides.hpp"
+#include "reports/run/exploration.hpp"
+#include "reports/run/scenario_overrides.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -28,8 +28,6 @@ struct Expectation {
   /// Coverage goals that must be reached for the result to count (sorted, unique).
   std::vector<std::string> reached;
 };
-
-std::optional<Verdict> verdict_from_string(std::string_view name);
 
 /// A scenario read, validated and instantiated: ready to explore.
 struct Scenario {
@@ -65,5 +63,11 @@ std::vector<std::string> collect_scenario_files(const std::vector<std::string>& 
 
 /// Throws InputError if two scenarios share a name (their counterexample files would collide).
 void check_unique_names(const std::vector<Scenario>& scenarios);
+
+/// Loads every scenario named by `paths` (files or directories), all of them validated before
+/// anything runs, each with `overrides` applied. Throws InputError at the first bad one.
+std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
+                                     const ModelRegistry& models,
+                                     const std::vector<ScenarioOverride>& overrides = {});
 
 }  // namespace interleave::cli

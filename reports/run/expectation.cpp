@@ -1,4 +1,4 @@
-#include "reports/cli/expectation.hpp"
+#include "reports/run/expectation.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
-#include "reports/cli/scenario_overrides.hpp"
+#include "reports/run/scenario_overrides.hpp"
 
 #include "explorer/input_error.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "reports/cli/scenario.hpp"
+#include "reports/run/scenario.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -70,7 +70,7 @@ Expectation expectation_from_json(const JsonReader& r, const ExplorationSettings
     r.at("invariants")
         .fail("must be empty when the expected verdict is '" + std::string(to_string(e.verdict)) +
               "' (only a violation violates invariants)");
-  // What the gate would always reject is rejected here (reports/cli/expectation.cpp).
+  // What the gate would always reject is rejected here (reports/run/expectation.cpp).
   if (e.verdict != Verdict::kViolation && e.reached.empty()) {
     const std::string why =
         e.verdict == Verdict::kHolds
@@ -91,12 +91,6 @@ Expectation expectation_from_json(const JsonReader& r, const ExplorationSettings
 }
 
 }  // namespace
-
-std::optional<Verdict> verdict_from_string(std::string_view name) {
-  for (Verdict v : {Verdict::kHolds, Verdict::kViolation, Verdict::kIncomplete})
-    if (to_string(v) == name) return v;
-  return std::nullopt;
-}
 
 Scenario parse_scenario(const json& document, const std::string& file,
                         const ModelRegistry& models) {
@@ -239,6 +233,16 @@ void check_unique_names(const std::vector<Scenario>& scenarios) {
                          "the scenario name '" + scenarios[i].name + "' is also used by " +
                              scenarios[j].file +
                              " (names must be unique: counterexample files are named after them)");
+}
+
+std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
+                                     const ModelRegistry& models,
+                                     const std::vector<ScenarioOverride>& overrides) {
+  std::vector<Scenario> scenarios;
+  for (const auto& file : collect_scenario_files(paths))
+    scenarios.push_back(load_scenario(file, models, overrides));
+  check_unique_names(scenarios);
+  return scenarios;
 }
 
 }  // namespace interleave::cli

@@ -2,11 +2,12 @@
 // (explorer/decomposition.hpp), one exploration per distinct owner kind, one combined verdict,
 // and every slice counterexample lifted to the scenario before it is written.
 #include "explorer/input_error.hpp"
-#include "reports/cli/run.hpp"
+#include "reports/run/run.hpp"
 #include "reports/render.hpp"
 
+#include <algorithm>
 #include <map>
-#include <set>
+#include <optional>
 
 namespace interleave::cli {
 
@@ -22,6 +23,26 @@ OwnerDecomposition decomposition_of(const Scenario& scenario) {
                      offer.refusal + " (decomposition asked by exploration.decompose or "
                                      "--decompose)");
   return std::move(*offer.decomposition);
+}
+
+// The scenario of `slice` (OwnerSlice::document), named "<scenario>.slice-<owner>", without an
+// expectation and not decomposed: what a slice's own counterexample is a trace of.
+Scenario scenario_of_slice(const Scenario& scenario, const OwnerSlice& slice) {
+  Scenario s = scenario;
+  s.name = scenario.name + ".slice-" + slice.owner;
+  s.description = "The slice of owner " + slice.owner + " (" + slice.kind_text + ") of scenario " +
+                  scenario.name + ": the scenario with that owner alone.";
+  s.document = slice.document;
+  s.document["name"] = s.name;
+  s.document["description"] = s.description;
+  s.document.erase("expect");
+  if (s.document.contains("exploration") && s.document["exploration"].is_object())
+    s.document["exploration"].erase("decompose");
+  s.exploration.decompose = false;
+  s.expect.reset();
+  s.instance.program = slice.program;
+  s.decompose = nullptr;
+  return s;
 }
 
 }  // namespace
@@ -40,7 +61,7 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
   dr.owners_plural = d.owners_plural;
   ExplorationResult& total = run.result;
   std::vector<std::string> names;  // trace file names used so far
-  std::set<std::string> lifted;    // properties with a written trace
+  std::vector<std::pair<std::string, Counterexample>> found;  // (slice owner, counterexample)
   std::map<std::string, std::size_t> explored_kind;  // kind -> index into dr.slices
   bool any_violation = false, all_complete = true;
   std::string strategy_name;
@@ -82,28 +103,27 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
     if (r.verdict == Verdict::kViolation) any_violation = true;
     if (r.verdict != Verdict::kHolds) all_complete = false;
     if (r.stopped_at_first_violation) total.stopped_at_first_violation = true;
-    for (const Counterexample& c : r.counterexamples) {
-      if (lifted.count(c.invariant) != 0) continue;
-      if (slice.owner.empty()) {  // no owners: the slice is the scenario itself
-        lifted.insert(c.invariant);
-        total.counterexamples.push_back(c);
-        continue;
-      }
-      LiftResult lr = lift_counterexample(scenario.instance.program, d, slice.owner, c, options);
-      if (!lr.counterexample) {
-        dr.unlifted.push_back({c.invariant, slice.owner, lr.failure});
-        continue;
-      }
-      lifted.insert(c.invariant);
-      total.counterexamples.push_back(std::move(*lr.counterexample));
-    }
+    for (Counterexample& c : r.counterexamples)
+      found.emplace_back(slice.owner, std::move(c));
     explored_kind.emplace(slice.kind, dr.slices.size());
     dr.slices.push_back(std::move(out));
   }
-  // Drop unlifted properties that another slice lifted after all.
-  std::erase_if(dr.unlifted, [&](const DecomposedRun::Unlifted& u) {
-    return lifted.count(u.invariant) != 0;
+  // Every property a slice violates is reported: lifted to the scenario, else the slice's own
+  // counterexample (a trace of the slice's scenario, written next to it). One whose slice has no
+  // scenario document cannot be written: it comes last, after those with a trace.
+  std::vector<ReportedViolation> reported = report_violations(
+      scenario.instance.program, d, found, explore_options_for(settings));
+  auto slice_of = [&d](const std::string& owner) -> const OwnerSlice& {
+    return *std::find_if(d.slices.begin(), d.slices.end(),
+                         [&](const OwnerSlice& s) { return s.owner == owner; });
+  };
+  std::stable_partition(reported.begin(), reported.end(), [&](const ReportedViolation& v) {
+    return v.lifted || !slice_of(v.owner).document.is_null();
   });
+  for (ReportedViolation& v : reported) {
+    if (!v.lifted) dr.unlifted.push_back({v.counterexample.invariant, v.owner, v.failure, "", ""});
+    total.counterexamples.push_back(std::move(v.counterexample));
+  }
   total.strategy = strategy_name;
   total.verdict = any_violation  ? Verdict::kViolation
                   : all_complete ? Verdict::kHolds
@@ -120,16 +140,33 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
         break;
       }
   }
-  // Write the lifted counterexamples: traces of the scenario the user wrote (not without an
-  // output directory: the matrix only compares verdicts).
+  // Write the counterexamples (not without an output directory: the matrix only compares
+  // verdicts): a lifted one as a trace of the scenario the user wrote; a slice's own as a trace
+  // of the slice's scenario, whose file is written next to it.
   for (const Counterexample& c : total.counterexamples) {
     if (context.out_dir.empty()) break;
-    const std::string name = trace_file_name(scenario.name, c.invariant, names);
+    const auto u = std::find_if(dr.unlifted.begin(), dr.unlifted.end(),
+                                [&](const auto& x) { return x.invariant == c.invariant; });
+    std::optional<Scenario> slice_scenario;
+    if (u != dr.unlifted.end()) {
+      const OwnerSlice& slice = slice_of(u->owner);
+      if (slice.document.is_null()) break;  // these come last
+      slice_scenario = scenario_of_slice(scenario, slice);
+      const std::filesystem::path file = context.out_dir / (slice_scenario->name + ".json");
+      slice_scenario->file = file.string();
+      write_file_atomically(file, slice_scenario->document.dump(2) + "\n");
+      u->scenario_file = file.string();
+    }
+    const Scenario& of = slice_scenario ? *slice_scenario : scenario;
+    const std::string name = trace_file_name(of.name, c.invariant, names);
     names.push_back(name);
     const std::filesystem::path path = context.out_dir / name;
-    reports::TraceDocument doc = make_trace_document(scenario, settings, strategy_name, c,
-                                                     total.stats, context.tool_version);
+    ExplorationSettings used = settings;
+    used.decompose = !slice_scenario;  // a slice's trace replays on the slice, not decomposed
+    reports::TraceDocument doc = make_trace_document(of, used, strategy_name, c, total.stats,
+                                                     context.tool_version);
     write_file_atomically(path, reports::render_json(doc));
+    if (u != dr.unlifted.end()) u->trace_file = path.string();
     run.trace_files.push_back(path.string());
     run.traces.push_back(std::move(doc));
   }

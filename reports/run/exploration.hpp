@@ -12,7 +12,6 @@
 #include "explorer/split.hpp"
 #include "explorer/strategies/factory.hpp"
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -22,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace interleave::cli {
@@ -64,30 +64,48 @@ struct ExplorationSettings {
   friend bool operator==(const ExplorationSettings&, const ExplorationSettings&) = default;
 };
 
-/// One key of the "exploration" section.
+/// One key of the "exploration" section: a row of the table (exploration_keys()).
 struct ExplorationKey {
   enum class Type : std::uint8_t { kStrategy, kUnsigned, kNumber, kBoolean };
-  std::string key;
+  /// Where ExplorationSettings keeps the key's value; std::monostate for a parameter of the
+  /// strategy registry, kept in ExplorationSettings::parameters under its key.
+  using Field =
+      std::variant<std::monostate, std::string ExplorationSettings::*,
+                   std::uint64_t ExplorationSettings::*, double ExplorationSettings::*,
+                   bool ExplorationSettings::*>;
+  std::string key{};
   Type type = Type::kUnsigned;
+  Field field{};
   std::uint64_t min = 0, max = 0;         ///< kUnsigned: the range
   double min_number = 0, max_number = 0;  ///< kNumber: the range
-  nlohmann::json default_value;           ///< ExplorationSettings{}'s value
-  std::string help;                       ///< what it means, one phrase
+  /// ExplorationSettings{}'s value (filled in from it, never written in a row).
+  nlohmann::json default_value{};
+  std::string help{};  ///< what it means, one phrase
   /// The strategies that read it; empty for the exploration's own keys. Shown before the help.
-  std::vector<std::string> strategies;
+  std::vector<std::string> strategies{};
   /// The command-line option that overrides it, e.g. "--max-steps"; for a boolean key it is a
   /// switch that sets `switch_value`, described by `switch_help`.
-  std::string flag;
-  std::string value_name;  ///< the option's value in --help, e.g. "N"
+  std::string flag{};
+  std::string value_name{};  ///< the option's value in --help, e.g. "N"
   bool switch_value = false;
-  std::string switch_help;
+  std::string switch_help{};
 
   /// "<strategies>: <help>" (or just the help): the meaning, as the schema and the docs give it.
   std::string description() const;
+  /// "1 to 1000", "0 to 10000000"; "" for an unbounded unsigned key and the others.
+  std::string range_text() const;
+  /// The option's help in --help: the description as a sentence, and the range (for a boolean
+  /// key, the switch's help as a sentence).
+  std::string option_help() const;
+  /// The value of this key in `settings`, as JSON.
+  nlohmann::json value_in(const ExplorationSettings& settings) const;
+  /// Sets this key of `settings` to `value` (already checked against the type and range).
+  void assign(ExplorationSettings& settings, const nlohmann::json& value) const;
 };
 
 /// The table: strategy, seed, max_executions, max_steps, time_budget_seconds, all_violations,
-/// minimize, decompose, then the strategy registry's parameters in its order (max_preemptions, pct_depth,
+/// minimize, decompose, split_depth, split_after, portfolio_executions, then the strategy
+/// registry's parameters in its order (state_memory_mb, audit_period, max_preemptions, pct_depth,
 /// pct_steps).
 const std::vector<ExplorationKey>& exploration_keys();
 
@@ -99,14 +117,11 @@ ExplorationSettings exploration_from_json(const JsonReader& r,
 
 /// Command-line overrides of a scenario's exploration settings: key -> value, for the keys whose
 /// option was given (already checked against the key's type and range). Unset ones keep the
-/// scenario's.
+/// scenario's. (The options themselves: reports/cli/exploration_options.hpp.)
 struct ExplorationOverrides {
   std::map<std::string, nlohmann::json, std::less<>> values;
 };
 
-/// Declares one option per key of the table on `command` (--strategy NAME, --seed N, ...), each
-/// writing `overrides` when given.
-void add_exploration_options(CLI::App& command, ExplorationOverrides& overrides);
 ExplorationSettings apply_overrides(ExplorationSettings settings, const ExplorationOverrides& o);
 
 /// The names the strategy key takes: "portfolio" (the default), then strategy_names().

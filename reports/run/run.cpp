@@ -1,8 +1,8 @@
-#include "reports/cli/run.hpp"
+#include "reports/run/run.hpp"
 
 #include "explorer/portfolio.hpp"
 #include "explorer/split.hpp"
-#include "reports/cli/errors.hpp"
+#include "reports/run/errors.hpp"
 #include "reports/counterfactual.hpp"
 #include "reports/render.hpp"
 
@@ -10,6 +10,59 @@
 #include <stdexcept>
 
 namespace interleave::cli {
+
+namespace {
+
+// --jobs on a strategy that cannot be split runs it on one thread; --shard refuses it. True when
+// the search is to be split at a depth chosen for it (choose_split_depth).
+bool settle_split(const ExplorationSettings& settings, unsigned jobs, const Shard& shard,
+                  const Scenario& scenario) {
+  const bool given = shard.count > 1 || settings.split_depth > 0;  // a split asked for by name
+  if (settings.decompose) {
+    if (!given) return false;  // --jobs alone: the slices run on one thread
+    throw UsageError(scenario.name + ": a decomposed search is not split (--shard and "
+                                     "split_depth are for a whole search)");
+  }
+  if (!split_options_for(settings)) {
+    if (shard.count <= 1) return false;  // it ignores split_depth and runs on one thread
+    throw UsageError(scenario.name + ": strategy " + settings.strategy +
+                     " cannot be split into shards: --shard splits a DPOR search (dpor, "
+                     "dpor-all-writes)");
+  }
+  return settings.split_depth == 0 && (given || jobs > 1);
+}
+
+}  // namespace
+
+ExplorationResult explore_result(const Scenario& scenario, const ExplorationSettings& settings) {
+  if (settings.decompose) return run_decomposed(scenario, settings, RunContext{}).result;
+  std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
+  Explorer explorer(scenario.instance.program, explore_options_for(settings));
+  return explorer.explore(*strategy);
+}
+
+RunPlan plan_run(const Scenario& scenario, const ExplorationOverrides& overrides,
+                 const Shard& shard, unsigned split_jobs) {
+  RunPlan plan;
+  plan.settings = apply_overrides(scenario.exploration, overrides);
+  // A shard is a share of a DPOR search: the portfolio's DPOR member runs alone (and the
+  // options the output records say so).
+  if (shard.count > 1) plan.settings = single_strategy(plan.settings);
+  make_strategy_for(plan.settings);  // impossible parameters fail before anything runs
+  check_decomposable(scenario, plan.settings);  // so does a decomposition the model refuses
+  plan.choose_depth = settle_split(plan.settings, split_jobs, shard, scenario);  // a bad split
+  return plan;
+}
+
+void settle_split_depth(const Scenario& scenario, RunPlan& plan, const std::atomic<bool>* stop) {
+  if (!plan.choose_depth) return;
+  // Recorded in the settings: the output says which depth it was.
+  ExploreOptions o = explore_options_for(plan.settings);
+  o.stop = stop;
+  plan.settings.split_depth = choose_split_depth(scenario.instance.program, o,
+                                                 *split_options_for(plan.settings));
+  plan.choose_depth = false;
+}
 
 reports::TraceDocument make_trace_document(const Scenario& scenario,
                                            const ExplorationSettings& settings,
@@ -105,7 +158,6 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     sr.coverage = r.coverage;
     sr.counterexample_prefix = std::move(r.counterexample_prefix);
     sr.split_off_prefixes = r.split_off_prefixes;
-    sr.worker_executions = r.worker_executions;
     sr.assignment = r.assignment;
     sr.shard_shares = r.shard_shares;
     return std::move(r.result);
