@@ -21,7 +21,9 @@ class Probe final : public Strategy {
  public:
   explicit Probe(const EstimateOptions& options)
       : sleep_sets_(options.tree == EstimateOptions::Tree::kSleepSets),
-        dependency_(options.all_writes, /*order_invariants=*/true) {}
+        dependency_(options.all_writes, /*order_invariants=*/true),
+        prefix_(options.prefix),
+        prefix_sleep_(options.prefix_sleep) {}
 
   /// After the warm-up, a child whose sleep set holds an actor that no other actor can wake up
   /// (by the footprints seen so far) is known to hold only blocked leaves: it is not a branch.
@@ -30,7 +32,8 @@ class Probe final : public Strategy {
   void start(std::uint64_t seed) {
     rng_ = Rng(seed);
     weight = 1;
-    sleep_ = ActorSet();
+    sleep_ = prefix_sleep_;
+    replayed_ = 0;
     configured_ = false;
   }
 
@@ -45,6 +48,7 @@ class Probe final : public Strategy {
             "the program is not deterministic: its invariants differ between executions");
     }
     if (sleep_sets_) learn(point);
+    if (replayed_ < prefix_.size()) return static_cast<ActorId>(prefix_[replayed_++]);
     const ActorSet branches = sleep_sets_ ? point.enabled.minus(sleep_) : point.enabled;
     if (branches.empty()) return kNoActor;  // sleep-set blocked: a leaf that is not a trace
     std::array<ActorId, kMaxActors> list{};
@@ -104,6 +108,7 @@ class Probe final : public Strategy {
   }
 
   std::optional<std::uint32_t> next_choice(const ChoicePoint& point) override {
+    if (replayed_ < prefix_.size()) return prefix_[replayed_++];
     weight *= static_cast<double>(point.n);
     return static_cast<std::uint32_t>(rng_.below(point.n));
   }
@@ -165,6 +170,9 @@ class Probe final : public Strategy {
   detail::dpor::Dependency dependency_;
   Rng rng_{0};
   ActorSet sleep_;
+  std::vector<std::uint32_t> prefix_;
+  ActorSet prefix_sleep_;
+  std::size_t replayed_ = 0;
   bool configured_ = false;
 };
 

@@ -45,18 +45,20 @@ namespace interleave {
 struct SplitOptions {
   std::size_t depth = 4;  ///< steps above which the search branches fully (at least 1)
   unsigned jobs = 1;      ///< worker threads (at least 1)
-  /// This process searches the prefixes i with i % shard_count == shard_index (0-based).
+  /// This process searches the prefixes assigned to shard shard_index (0-based) of shard_count:
+  /// each prefix's subtree is estimated (Knuth's estimator below it, `shard_probes` probes,
+  /// explorer/estimate.hpp) and the prefixes go, largest first, to the shard with the least
+  /// estimated work so far (assign_shards): every shard computes the same assignment.
   std::size_t shard_index = 0;
   std::size_t shard_count = 1;
-  /// A prefix whose search has run this many executions splits off the alternatives of its first
-  /// node below the fixed part as new prefixes, and again every as many (0: never): "split deeper
-  /// when a prefix is large", deterministically (it depends on that search alone). Not with an
-  /// execution budget (ExploreOptions::max_executions), which keeps the prefixes of the depth.
-  /// It balances the threads when one prefix holds most of the search, at a price: the node
-  /// split branches over every actor not asleep, not only over those DPOR would run there
-  /// (bench_split: 8 prefixes split off after 200 000 executions cost +19 % executions, 106
-  /// after 20 000 cost +42 %), so it is off unless asked for.
-  std::uint64_t split_after = 0;
+  std::uint64_t shard_probes = 500;
+  /// Work sharing: every this many executions of its own, a prefix's search shares its first node
+  /// below the fixed part (DporStrategy::split_when_large): the alternatives DPOR scheduled there
+  /// become new jobs at once, the others the races below the node demand once every job below it
+  /// is over (0: never). Deterministic: it depends on that search alone. Not with an execution
+  /// budget (ExploreOptions::max_executions), which keeps the prefixes of the depth.
+  static constexpr std::uint64_t kDefaultSplitAfter = 1000;
+  std::uint64_t split_after = kDefaultSplitAfter;
   /// For tests: wraps the strategy that searches below a prefix (e.g. to canonicalise each
   /// execution). Called from the worker threads; null: none.
   std::function<std::unique_ptr<Strategy>(Strategy& inner, std::size_t job)> wrap;
@@ -74,13 +76,19 @@ struct SplitResult {
   /// index among the prefixes of the depth, then, for one split off a larger prefix, its place
   /// there (prefixes compare in commit order as these vectors compare).
   std::vector<std::vector<std::uint32_t>> counterexample_prefix;
-  /// Prefixes split off larger ones while they ran (split_after), searched too.
+  /// Prefixes split off larger ones while they ran (split_after), searched too; of them, those
+  /// the races below a shared node demanded once the searches below it were over.
   std::size_t split_off_prefixes = 0;
+  std::size_t demanded_prefixes = 0;
   /// Executions that enumerated the prefixes (the price of a split: each shard pays it).
   std::uint64_t enumeration_executions = 0;
   /// Executions of the enumeration sleep-set blocked above the depth (counted by shard 0 in
   /// result.stats, as executions and as blocked ones).
   std::uint64_t blocked_prefixes = 0;
+  /// With several shards: the shard (0-based) of each prefix, and each shard's share of the
+  /// estimated executions (assign_shards); empty with one.
+  std::vector<std::uint32_t> assignment;
+  std::vector<double> shard_shares;
   bool part_complete = false;  ///< every prefix of this shard was searched to its end
   /// What the searches below the prefixes covered, with the split ("every interleaving ... (optimal
   /// DPOR), split at depth 8 into 40 prefixes"): the detail of a search that holds, also for a
@@ -97,6 +105,11 @@ struct SplitResult {
 std::size_t choose_split_depth(const Program& program, const ExploreOptions& options,
                                const DporStrategy::Options& dpor, std::size_t min_prefixes = 8,
                                std::size_t max_depth = 16);
+
+/// The shard (0-based) of each of the prefixes of estimated sizes `sizes`: the largest first
+/// (ties: the earlier prefix), each to the shard with the least estimated work so far (ties: the
+/// lower shard). Deterministic; no shard exceeds the mean by more than the largest size.
+std::vector<std::uint32_t> assign_shards(const std::vector<double>& sizes, std::size_t shards);
 
 /// Searches `program` with DPOR (`dpor` options) split as `split` says, under `options` (bounds,
 /// budgets, callbacks: on_counterexample and on_progress are called from the calling thread or,

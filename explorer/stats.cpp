@@ -32,7 +32,7 @@ std::vector<std::string> stats_keys() {
   std::vector<std::string> keys;
   for (const StatsField& f : stats_fields())
     keys.emplace_back(f.key);
-  keys.insert(keys.end(), {"violations", "elapsed_seconds"});
+  keys.insert(keys.end(), {"violations", "elapsed_seconds", "worker_executions"});
   return keys;
 }
 
@@ -45,6 +45,8 @@ Stats& Stats::operator+=(const Stats& o) {
   for (const auto& [name, n] : o.violations)
     violations[name] += n;
   elapsed_seconds += o.elapsed_seconds;
+  worker_executions.insert(worker_executions.end(), o.worker_executions.begin(),
+                           o.worker_executions.end());
   return *this;
 }
 
@@ -54,6 +56,7 @@ nlohmann::json to_json(const Stats& s, bool with_timing) {
     if (!f.only_when_nonzero || s.*f.member > 0) j[std::string(f.key)] = s.*f.member;
   j["violations"] = s.violations;
   if (with_timing) j["elapsed_seconds"] = s.elapsed_seconds;
+  if (with_timing && !s.worker_executions.empty()) j["worker_executions"] = s.worker_executions;
   return j;
 }
 
@@ -72,6 +75,8 @@ Stats stats_from_json(const JsonReader& r) {
   for (const auto& [name, _] : violations.json().items())
     s.violations[name] = violations.at(name).as_uint(1, kMaxCount);
   s.elapsed_seconds = r.number_or("elapsed_seconds", 0, 0, std::numeric_limits<double>::max());
+  for (const JsonReader& w : r.items_or_empty("worker_executions"))
+    s.worker_executions.push_back(w.as_uint(0, kMaxCount));
   return s;
 }
 

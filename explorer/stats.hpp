@@ -35,6 +35,10 @@ struct Stats {
   /// An ordered map, so that output does not depend on hash order.
   std::map<std::string, std::uint64_t> violations;
   double elapsed_seconds = 0;  ///< wall time: only ever reported as a statistic
+  /// The executions each worker thread of a split search ran (explorer/split.hpp), in thread
+  /// order; the shards' workers one after the other once `merge` has added them up. Like wall
+  /// time, they depend on timing (who took which job): only ever reported as a statistic.
+  std::vector<std::uint64_t> worker_executions;
 
   Stats& operator+=(const Stats& o);
 };
@@ -48,13 +52,16 @@ struct StatsField {
   bool only_when_nonzero = false;  ///< written only when > 0, read as 0 when absent
 };
 /// The counters: executions, completed, blocked, deadlocked, cut_by_bound, infeasible, failed,
-/// steps, max_depth. Besides them JSON has "violations" (property -> executions) and
-/// "elapsed_seconds" (with timing only).
+/// steps, max_depth. Besides them JSON has "violations" (property -> executions), and with timing
+/// only the statistics that depend on it: "elapsed_seconds" and, when there were workers,
+/// "worker_executions" (each worker's executions: += appends them).
 const std::vector<StatsField>& stats_fields();
-/// Every key of a stats object: the counters', then "violations" and "elapsed_seconds".
+/// Every key of a stats object: the counters', then "violations", "elapsed_seconds" and
+/// "worker_executions".
 std::vector<std::string> stats_keys();
 
-/// with_timing = false leaves out wall time (for byte-identical output across runs).
+/// with_timing = false leaves out wall time and the workers' executions (for byte-identical output
+/// across runs and numbers of threads).
 nlohmann::json to_json(const Stats& s, bool with_timing);
 /// Reads what to_json wrote (with or without timing). Throws InputError naming the file and JSON
 /// path of `r` for an unknown key, a missing counter, a wrong type or a violation count of 0.

@@ -25,6 +25,11 @@ DporStrategy::DporStrategy(Options options, Prefix prefix) : DporStrategy(option
     s_.path.push(n);
   }
   s_.floor = fixed_ = s_.path.size();
+  for (const std::uint32_t i : prefix.demand_nodes) {
+    if (s_.demand_node.size() <= i) s_.demand_node.resize(i + 1, 0);
+    s_.demand_node[i] = 1;
+  }
+  demand_nodes_ = std::move(prefix.demand_nodes);
   if (prefix.has_first) {  // that decision is fixed too
     first_index_ = s_.path.size();
     s_.floor = fixed_ = first_index_ + 1;
@@ -35,35 +40,54 @@ DporStrategy::DporStrategy(Options options, Prefix prefix) : DporStrategy(option
   s_.path.rewind();
 }
 
-void DporStrategy::split_when_large(std::uint64_t after,
-                                    std::function<void(std::vector<Prefix>)> spawn) {
+void DporStrategy::split_when_large(
+    std::uint64_t after, std::function<void(SharedNode, std::vector<Prefix>)> spawn) {
   split_after_ = after;
   spawn_ = std::move(spawn);
 }
 
-void DporStrategy::split_first_node() {
-  if (s_.path.size() <= fixed_) return;  // nothing below the fixed part
+bool DporStrategy::split_first_node() {
+  if (s_.path.size() <= fixed_) return false;  // nothing below the fixed part
   Node& n = s_.path[fixed_];
-  Prefix base;
+  SharedNode shared;
+  shared.index = static_cast<std::uint32_t>(fixed_);
+  shared.demand = n.kind == Decision::Kind::kActor;
+  Prefix& base = shared.base;
   base.nodes.reserve(fixed_);
   for (std::size_t i = 0; i < fixed_; ++i)
     base.nodes.push_back(s_.path[i]);
+  base.demand_nodes = demand_nodes_;
   std::vector<Prefix> children;
   if (n.kind == Decision::Kind::kActor) {
-    // As full branching would: every actor neither asleep nor explored, each with the ones
-    // before it asleep.
+    // The branches of its wakeup tree, in order (each with the actors explored before it asleep);
+    // the others are decided by the demands of every search below the node.
     ActorSet before = n.done;
-    n.enabled().minus(n.sleep | n.done).for_each([&](ActorId a) {
+    detail::dpor::WakeupTrees& tree = s_.wakeup;
+    for (std::uint32_t w = n.pending; w != kNil; w = tree[w].sibling) {
+      const ActorId a = s_.actors.id(tree[w].actor);
+      if (a == kNoActor || !n.enabled().contains(a) || n.sleep.contains(a) || before.contains(a))
+        continue;
       Prefix c = base;
       c.has_first = true;
       c.first_kind = Decision::Kind::kActor;
       c.first = a;
       c.first_done = before;
+      c.demand_nodes.push_back(shared.index);
       before.insert(a);
       children.push_back(std::move(c));
-    });
-    s_.wakeup.free_subtree(n.pending);  // those branches are the children's now
+    }
+    for (std::uint32_t w = n.pending; w != kNil;) {  // those branches are the children's now
+      const std::uint32_t next = tree[w].sibling;
+      tree.free_subtree(w);
+      w = next;
+    }
     n.pending = kNil;
+    shared.sleep = n.sleep;
+    shared.enabled = n.enabled();
+    shared.explored = before;
+    if (s_.demand_node.size() <= fixed_) s_.demand_node.resize(fixed_ + 1, 0);
+    s_.demand_node[fixed_] = 1;
+    demand_nodes_.push_back(shared.index);
   } else {
     for (std::uint32_t v = n.chosen + 1; v < n.options; ++v) {
       Prefix c = base;
@@ -76,7 +100,9 @@ void DporStrategy::split_first_node() {
   ++fixed_;
   s_.floor = fixed_;
   ++splits_;
-  if (!children.empty()) spawn_(std::move(children));
+  const bool any = !children.empty();
+  spawn_(std::move(shared), std::move(children));
+  return any;
 }
 
 void DporStrategy::enumerate_prefixes(std::size_t depth) {
@@ -122,8 +148,11 @@ bool DporStrategy::begin_execution() {
     return true;
   }
   if (split_after_ != 0 && ++since_split_ >= split_after_) {
+    // Share the shallowest nodes below the fixed part down to one with an alternative to hand
+    // over (those above it have none yet: their alternatives are decided by demands).
     since_split_ = 0;
-    split_first_node();
+    while (s_.path.size() > fixed_ + 1 && !split_first_node()) {
+    }
   }
   // Backtrack: the deepest node with an alternative left (the next wakeup-tree branch of an actor
   // node, the next value of a choice node); the nodes below it are finished.

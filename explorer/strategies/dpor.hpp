@@ -113,6 +113,22 @@ class DporStrategy final : public Strategy {
     Decision::Kind first_kind = Decision::Kind::kActor;
     std::uint32_t first = 0;
     ActorSet first_done;
+    /// Path indices of nodes whose alternatives are decided after the searches below them (work
+    /// sharing): a race reversed there is recorded (demands()) instead of dropped.
+    std::vector<std::uint32_t> demand_nodes;
+  };
+
+  /// A node split_when_large() shared: its path index, what a search must know to explore more
+  /// alternatives there later (the decisions before it, its sleep set, its enabled actors, the
+  /// actors explored from it so far, in this search or in the prefixes handed over), and whether
+  /// its alternatives are decided by demands (an actor node) or all handed over (a choice node).
+  struct SharedNode {
+    std::uint32_t index = 0;
+    bool demand = false;
+    Prefix base;  ///< the decisions before the node (with demand_nodes)
+    ActorSet sleep;
+    ActorSet enabled;
+    ActorSet explored;
   };
 
   DporStrategy() : DporStrategy(Options{}) {}
@@ -134,12 +150,20 @@ class DporStrategy final : public Strategy {
   /// Executions of the enumeration that were sleep-set blocked above the depth.
   std::uint64_t blocked_prefixes() const { return blocked_prefixes_; }
 
-  /// Below a prefix: every `after` executions, the first node below the fixed part branches
-  /// fully instead: its alternatives not explored yet become prefixes handed to `spawn` (in actor
-  /// or value order), and the search goes on with that node fixed (a split search's "split deeper
-  /// when a prefix is large", explorer/split.hpp). Deterministic: it depends on this search's
-  /// executions only. Call before the first execution.
-  void split_when_large(std::uint64_t after, std::function<void(std::vector<Prefix>)> spawn);
+  /// Below a prefix: every `after` executions, the first node below the fixed part is shared:
+  /// the alternatives DPOR has scheduled there (its wakeup tree's branches; for a choice node,
+  /// every value left) become prefixes handed to `spawn` (in the order this search would have
+  /// taken them), and the search goes on with that node fixed. Races reversed at that node from
+  /// then on are recorded as demands (demands()): the split search explores, once every search
+  /// below the node is over, one initial of each reversal no explored actor covers (source
+  /// sets), as this search would have. Deterministic: it depends on this search's executions
+  /// only. Call before the first execution.
+  void split_when_large(std::uint64_t after,
+                        std::function<void(SharedNode, std::vector<Prefix>)> spawn);
+  /// Races reversed at shared nodes (of the prefix or shared by this search): the node's path
+  /// index and the initials of the reversal that can run there, none of them explored from the
+  /// node as far as this search knows.
+  const std::vector<std::pair<std::uint32_t, ActorSet>>& demands() const { return s_.demands; }
   /// Times this search split off prefixes.
   std::uint64_t splits() const { return splits_; }
 
@@ -187,7 +211,7 @@ class DporStrategy final : public Strategy {
                              const SchedulingPoint* point);
 
   void record_prefix();
-  void split_first_node();
+  bool split_first_node();  // whether it handed over an alternative
 
   Options options_;
   detail::dpor::SearchState s_;
@@ -204,7 +228,8 @@ class DporStrategy final : public Strategy {
   std::uint64_t split_after_ = 0;
   std::uint64_t since_split_ = 0;
   std::uint64_t splits_ = 0;
-  std::function<void(std::vector<Prefix>)> spawn_;
+  std::vector<std::uint32_t> demand_nodes_;  // the shared nodes of the path (Prefix::demand_nodes)
+  std::function<void(SharedNode, std::vector<Prefix>)> spawn_;
   detail::dpor::Races races_;
   std::size_t resume_ = 0;   // the node whose alternative this execution explores
   bool resuming_ = false;    // resume_ is an actor node whose child sleep is stale

@@ -40,6 +40,8 @@ std::function<std::optional<ProgressEstimate>()> progress_estimator(
       case SearchEstimate::Kind::kTree:
         p.total = e.tree.traces;
         p.standard_error = e.tree.traces_error;
+        p.lower_bound = e.tree.blind();
+        p.blocked_share = e.tree.blocked_share();
         break;
       case SearchEstimate::Kind::kUpperBound:
         return std::nullopt;
@@ -120,6 +122,7 @@ int run_estimate(const EstimateArgs& args, const Context& ctx) {
       j["executions"] = t.traces;
       j["standard_error"] = t.traces_error;
       j["blocked_probes"] = t.blocked_probes;
+      j["lower_bound"] = sleep && t.blind();
       j["cut_probes"] = t.cut_probes;
       j["max_depth"] = t.max_depth;
       text += (e.kind == SearchEstimate::Kind::kUpperBound ? "at most ~" : "~") +
@@ -129,6 +132,13 @@ int run_estimate(const EstimateArgs& args, const Context& ctx) {
         text += "  Mazurkiewicz traces: what DPOR runs, besides its sleep-set-blocked executions (" +
                 std::to_string(t.blocked_probes) + " of " + std::to_string(t.probes) +
                 " probes blocked)\n";
+      if (sleep && t.blind()) {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.2f%%", 100 * t.blocked_share());
+        text += "  " + std::string(share) +
+                " of the probes ended sleep-set blocked: the estimate rests on the few that did "
+                "not, and is a lower bound of unknown quality\n";
+      }
       else if (e.kind == SearchEstimate::Kind::kUpperBound)
         text += "  every interleaving (what dfs runs): a bounded search runs fewer\n";
       text += "  deepest probe: " + std::to_string(t.max_depth) + " steps" +

@@ -1,11 +1,11 @@
 // `interleave merge SUMMARY...`: one verdict from the --json summaries of the shards of a split
 // search (`interleave check --shard K/N --json`), run anywhere (GNU parallel, a Slurm job array, a
 // Kubernetes Indexed Job). Every summary must come from the same tool version, scenario (by hash),
-// options and split (depth, prefixes, shard count), each shard at most once; the counts are added,
-// the violations and coverage united, and the first counterexample of each property in prefix
-// order kept (the one a single split search reports). The verdict is honest: violation if a shard
-// found one; holds only if every shard is there and searched its part to the end; otherwise
-// incomplete, naming the missing and the incomplete shards.
+// options and split (depth, prefixes, shard count, the assignment of prefixes to shards), each
+// shard at most once; the counts are added, the violations and coverage united, and the first
+// counterexample of each property in prefix order kept (the one a single split search reports).
+// The verdict is honest: violation if a shard found one; holds only if every shard is there and
+// searched its part to the end; otherwise incomplete, naming the missing and the incomplete shards.
 #include "explorer/json_reader.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/run/errors.hpp"
@@ -102,6 +102,8 @@ std::uint64_t check_manifest(const std::string& name, std::vector<ShardPart>& pa
     same(sp.at("depth"), sp0.at("depth"), "the split depth");
     same(sp.at("prefixes"), sp0.at("prefixes"), "the number of prefixes");
     same(sp.at("shard").at("count"), sp0.at("shard").at("count"), "the number of shards");
+    if (sp0.has("assignment") || sp.has("assignment"))
+      same(sp.at("assignment"), sp0.at("assignment"), "the assignment of prefixes to shards");
     if (p.index > count)
       sp.at("shard").at("index").fail("shard " + std::to_string(p.index) + " of " +
                                       std::to_string(count) + " does not exist");

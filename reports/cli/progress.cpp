@@ -53,8 +53,17 @@ std::string ProgressLine::format(const std::string& name, const Stats& s,
                 static_cast<unsigned long long>(s.max_depth),
                 static_cast<unsigned long long>(violations), violations == 1 ? "" : "s");
   std::string line = name + ": " + std::to_string(s.executions) + " executions" + buf;
-  if (estimate) {
-    const double total = std::max(estimate->total, static_cast<double>(s.executions));
+  if (estimate && estimate->lower_bound) {
+    // An estimate most probes could not reach: a lower bound, and no time left to show.
+    char bl[64];
+    std::snprintf(bl, sizeof bl, " (a lower bound: %.1f%% of its probes blocked)",
+                  100 * estimate->blocked_share);
+    line += ", of at least ~" + count_text(estimate->total) + bl;
+  } else if (estimate && static_cast<double>(s.executions) > estimate->total) {
+    // The search has outgrown its estimate: no time left can be backed.
+    line += ", past the estimate of ~" + count_text(estimate->total);
+  } else if (estimate) {
+    const double total = estimate->total;
     line += ", of ~" + count_text(total);
     if (estimate->total > 0) {
       char se[32];

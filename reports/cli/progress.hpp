@@ -19,6 +19,10 @@ namespace interleave::cli {
 struct ProgressEstimate {
   double total = 0;
   double standard_error = 0;
+  /// Most of the estimator's probes ended sleep-set blocked (TreeEstimate::blind): `total` is a
+  /// lower bound of unknown quality, and the line shows no ETA; blocked_share says how many.
+  bool lower_bound = false;
+  double blocked_share = 0;
 };
 
 class ProgressLine {

@@ -5,6 +5,7 @@
 #include "reports/trace_view.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace interleave::cli {
@@ -249,6 +250,12 @@ std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool qu
       out += "; shard " + std::to_string(sp.shard_index + 1) + "/" +
              std::to_string(sp.shard_count) + ": " + std::to_string(sp.searched_prefixes) +
              " of its " + std::to_string(sp.shard_prefixes) + " searched to the end";
+    if (sp.shard_count > 1 && sp.shard_index < sp.shard_shares.size()) {
+      char share[48];
+      std::snprintf(share, sizeof share, " (%.1f%% of the estimated executions)",
+                    100 * sp.shard_shares[sp.shard_index]);
+      out += share;
+    }
     out += "\n";
   }
   if (run.portfolio) {
@@ -309,6 +316,15 @@ nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run) {
                   {"enumeration_executions", sp.enumeration_executions},
                   {"split_off_prefixes", sp.split_off_prefixes},
                   {"counterexample_prefixes", sp.counterexample_prefix}};
+    if (sp.shard_count > 1) {
+      // Which shard searches each prefix (by estimated size): merge checks every shard agrees.
+      nlohmann::json assignment = nlohmann::json::array();
+      for (const std::uint32_t s : sp.assignment)
+        assignment.push_back(s + 1);
+      j["split"]["assignment"] = assignment;
+      j["split"]["estimated_share"] =
+          sp.shard_index < sp.shard_shares.size() ? sp.shard_shares[sp.shard_index] : 0.0;
+    }
   }
   if (run.portfolio) {
     const PortfolioRun& pf = *run.portfolio;

@@ -139,10 +139,10 @@ std::vector<ExplorationKey> make_table() {
        .field = &S::split_after,
        .min = 0,
        .max = kNoMax,
-       .help = "in a split search, a prefix whose search has run this many executions splits off "
-               "the alternatives of its next node as more prefixes, and again every as many (0: "
-               "never); it balances the threads when one prefix holds most of the search, at the "
-               "price of more sleep-set blocked executions "
+       .help = "in a split search, a prefix's search shares part of its subtree with idle threads "
+               "every this many executions of its own (0: never): the alternatives DPOR scheduled "
+               "at its shallowest open node at once, the others once the searches below that node "
+               "are over; the output is the same for every number of threads "
                "(docs/strategies.md#the-split-search)",
        .strategies = list_where(is_split),
        .flag = "--split-after",

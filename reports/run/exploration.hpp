@@ -9,6 +9,7 @@
 #include "explorer/explorer.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/portfolio.hpp"
+#include "explorer/split.hpp"
 #include "explorer/strategies/factory.hpp"
 
 #include <nlohmann/json.hpp>
@@ -47,9 +48,9 @@ struct ExplorationSettings {
   /// threads or --shard processes (explorer/split.hpp); 0: one search. The result depends on it,
   /// never on the number of threads or shards.
   std::uint64_t split_depth = 0;
-  /// In a split search, a prefix whose search has run this many executions splits off more
-  /// prefixes (SplitOptions::split_after); 0: never.
-  std::uint64_t split_after = 0;
+  /// In a split search, a prefix's search shares part of its subtree every this many executions
+  /// (SplitOptions::split_after); 0: never.
+  std::uint64_t split_after = SplitOptions::kDefaultSplitAfter;
   /// The portfolio: the executions each bug finder runs at most (PortfolioMember::executions).
   std::uint64_t portfolio_executions = kPortfolioBugFinderExecutions;
   /// Every parameter of the strategy registry (strategy_parameters()) by key, at its default

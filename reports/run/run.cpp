@@ -159,6 +159,8 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
     sr.coverage = r.coverage;
     sr.counterexample_prefix = std::move(r.counterexample_prefix);
     sr.split_off_prefixes = r.split_off_prefixes;
+    sr.assignment = r.assignment;
+    sr.shard_shares = r.shard_shares;
     return std::move(r.result);
   };
   if (is_portfolio(settings)) {

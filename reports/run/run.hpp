@@ -76,6 +76,9 @@ struct SplitRun {
   /// Per counterexample: the prefix it was found below (explorer/split.hpp: SplitResult).
   std::vector<std::vector<std::uint32_t>> counterexample_prefix;
   std::size_t split_off_prefixes = 0;  ///< split off large prefixes while they ran
+  /// With several shards: each prefix's shard (0-based) and each shard's estimated share.
+  std::vector<std::uint32_t> assignment;
+  std::vector<double> shard_shares;
 };
 
 /// How a decomposed run went (ExplorationSettings::decompose): one entry per owner.

@@ -3,13 +3,17 @@
 // On an exhaustive configuration of the StarRocks model (default: one async TaskRun, one client,
 // two cleaner passes under pr-79339-register-then-start; with passes = 3 it is the configuration
 // of docs/strategies.md, 1.36 million traces, about 14 s single-threaded on the 2-core machine),
-// in one run: the single DPOR search; the split search on 1, 2 and 4 threads, with the speed-up
-// of each over the split search on one thread and over the single search; and 16 shards run one
-// after another, with their total time over the split search on one thread (the price of
-// enumerating the prefixes again in each shard). Every run must agree on the verdict and on the
-// complete executions (one per trace): the benchmark says so, or fails.
+// in one run: the single DPOR search; the split search on 1, 2, 4, 8 and 16 threads, with the
+// speed-up of each over the split search on one thread and over the single search, and its
+// balance (the executions of all workers over the largest worker's: how many cores' worth of work
+// the workers shared, which a machine with fewer cores shows too); one thread's time and
+// executions against the single search's; and 16 shards run one after another, with their total
+// time over the split search on one thread (the price of enumerating the prefixes again in each
+// shard) and the largest shard's executions over the mean. Every run must agree on the verdict and
+// on the complete executions (one per trace), and the thread counts on the executions: the
+// benchmark says so, or fails.
 //
-// Usage: bench_split [depth=0] [config=rts-two-passes] [passes] [split_after]
+// Usage: bench_split [depth=0] [config=rts-two-passes] [passes] [split_after=the default]
 //   depth: 0 chooses it as check --jobs does (the smallest depth with 8 prefixes).
 //   config: clients (above), or rts-two-passes (one async TaskRun of one iteration, one client,
 //   two passes, pr-79339-register-then-start: the scenario register-then-start-two-passes), or
@@ -20,6 +24,7 @@
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/program.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -105,8 +110,14 @@ int main(int argc, char** argv) {
   const double single_secs = seconds_since(t0);
   print("single search", whole, single_secs);
 
+  // The split search on 1, 2, 4, 8 and 16 worker threads: the speed-up over one thread and over
+  // the single search, and the balance (all executions of the jobs over the most one worker
+  // ran: 16 is perfect for 16 workers; on a machine with fewer cores the threads share them, and
+  // the balance still shows how evenly the work was cut).
   double one_thread = 0;
-  for (unsigned jobs : {1u, 2u, 4u}) {
+  std::uint64_t one_thread_executions = 0;
+  std::string first_json;
+  for (unsigned jobs : {1u, 2u, 4u, 8u, 16u}) {
     SplitOptions split;
     split.depth = depth;
     split.jobs = jobs;
@@ -114,23 +125,48 @@ int main(int argc, char** argv) {
     t0 = std::chrono::steady_clock::now();
     const SplitResult r = explore_split(program, exhaustive(), {}, split);
     const double secs = seconds_since(t0);
-    if (jobs == 1) one_thread = secs;
+    if (jobs == 1) {
+      one_thread = secs;
+      one_thread_executions = r.result.stats.executions;
+    }
     const std::string what = "split d=" + std::to_string(depth) + ", " + std::to_string(jobs) +
                              " thread" + (jobs == 1 ? "" : "s");
     print(what.c_str(), r.result, secs);
-    std::printf("%-22s prefixes=%zu (+%zu split off) enumeration=%llu  speed-up %.2fx over 1 "
-                "thread, %.2fx over the single search\n",
+    std::uint64_t total = 0;
+    std::uint64_t largest = 0;
+    for (const std::uint64_t e : r.result.stats.worker_executions) {
+      total += e;
+      largest = std::max(largest, e);
+    }
+    std::printf("%-22s prefixes=%zu (+%zu shared) enumeration=%llu  speed-up %.2fx over 1 "
+                "thread, %.2fx over the single search, balance %.1f of %u\n",
                 "", r.prefixes, r.split_off_prefixes,
-                static_cast<unsigned long long>(r.enumeration_executions),
-                one_thread / secs, single_secs / secs);
+                static_cast<unsigned long long>(r.enumeration_executions), one_thread / secs,
+                single_secs / secs, largest == 0 ? 0.0 : static_cast<double>(total) / largest,
+                jobs);
     agree = agree && r.result.verdict == whole.verdict &&
             r.result.stats.completed == whole.stats.completed;
+    // The result does not depend on the threads.
+    const std::string json = std::to_string(r.result.stats.executions) + "/" +
+                             std::to_string(r.result.stats.blocked) + "/" +
+                             std::string(to_string(r.result.verdict));
+    if (jobs == 1) first_json = json;
+    agree = agree && json == first_json;
   }
+  std::printf("one thread against the single search: %+.1f %% time, %+.2f %% executions\n",
+              100.0 * (one_thread - single_secs) / single_secs,
+              100.0 * (static_cast<double>(one_thread_executions) -
+                       static_cast<double>(whole.stats.executions)) /
+                  static_cast<double>(whole.stats.executions));
 
   // 16 shards, one after another (as 16 machines would run them, each on one thread).
+  // Each shard's executions: the largest over the mean is what 16 machines at once would wait
+  // for (the prefixes go to shards by their estimated size).
   Stats sum;
   t0 = std::chrono::steady_clock::now();
   bool parts = true;
+  std::uint64_t largest_shard = 0;
+  double largest_share = 0;
   for (std::size_t k = 0; k < 16; ++k) {
     SplitOptions split;
     split.depth = depth;
@@ -140,6 +176,8 @@ int main(int argc, char** argv) {
     const SplitResult r = explore_split(program, exhaustive(), {}, split);
     sum += r.result.stats;
     parts = parts && r.part_complete;
+    largest_shard = std::max<std::uint64_t>(largest_shard, r.result.stats.executions);
+    if (k < r.shard_shares.size()) largest_share = std::max(largest_share, r.shard_shares[k]);
   }
   const double shard_secs = seconds_since(t0);
   std::printf("16 shards in turn      executions=%-9llu completed=%-9llu time=%.2fs, %.1f %% over "
@@ -147,6 +185,10 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(sum.executions),
               static_cast<unsigned long long>(sum.completed), shard_secs,
               100.0 * (shard_secs - one_thread) / one_thread, parts ? "" : " (a part incomplete)");
+  std::printf("16 shards: the largest ran %llu executions, %.2fx the mean (estimated: %.2fx)\n",
+              static_cast<unsigned long long>(largest_shard),
+              static_cast<double>(largest_shard) * 16 / static_cast<double>(sum.executions),
+              largest_share * 16);
   agree = agree && parts && sum.completed == whole.stats.completed;
   std::printf("%s\n", agree ? "all runs agree: same verdict, one complete execution per trace"
                             : "RUNS DISAGREE");

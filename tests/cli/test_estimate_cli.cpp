@@ -73,10 +73,14 @@ TEST_CASE("progress: the line shows executions, rate, depth, violations, estimat
   CHECK(cli::ProgressLine::format("x", s, cli::ProgressEstimate{25000, 2500}) ==
         "x: 5000 executions (2000/s), depth 44, 3 violations, of ~25000 (+-10%), ETA 10s, "
         "2.5s elapsed");
-  // An estimate below what already ran is raised to it (nothing left).
+  // An estimate below what already ran backs no ETA.
   CHECK(cli::ProgressLine::format("x", s, cli::ProgressEstimate{100, 10}) ==
-        "x: 5000 executions (2000/s), depth 44, 3 violations, of ~5000 (+-10%), ETA 0s, "
+        "x: 5000 executions (2000/s), depth 44, 3 violations, past the estimate of ~100, "
         "2.5s elapsed");
+  // Nor one whose probes mostly ended sleep-set blocked: a lower bound, without ETA.
+  CHECK(cli::ProgressLine::format("x", s, cli::ProgressEstimate{25000, 2500, true, 0.997}) ==
+        "x: 5000 executions (2000/s), depth 44, 3 violations, of at least ~25000 (a lower bound: "
+        "99.7% of its probes blocked), 2.5s elapsed");
 }
 
 TEST_CASE("progress: off a terminal, one line every 10 s, the estimate asked once", "[progress]") {

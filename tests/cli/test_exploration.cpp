@@ -70,7 +70,7 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
                                                     {"minimize", true},
                                                     {"decompose", false},
                                                     {"split_depth", 0},
-                                                    {"split_after", 0},
+                                                    {"split_after", 1000},
                                                     {"portfolio_executions", 20000},
                                                     {"state_memory_mb", 1024},
                                                     {"audit_period", 0},

@@ -23,6 +23,7 @@ Stats numbered(std::uint64_t base) {
     s.*f.member = n++;
   s.violations = {{"a", base}, {"b", 1}};
   s.elapsed_seconds = 0.5;
+  s.worker_executions = {base, base + 1};
   return s;
 }
 
@@ -52,6 +53,11 @@ TEST_CASE("the stats table: every counter once, each written, read back and comb
   }
   CHECK(sum.violations == std::map<std::string, std::uint64_t>{{"a", 110}, {"b", 2}});
   CHECK(sum.elapsed_seconds == 1.0);
+  // The workers' executions, a statistic like wall time: appended, and written with timing only.
+  CHECK(sum.worker_executions == std::vector<std::uint64_t>{10, 11, 100, 101});
+  CHECK(j.at("worker_executions") == nlohmann::json::array({10, 11}));
+  CHECK_FALSE(to_json(a, /*with_timing=*/false).contains("worker_executions"));
+  CHECK_FALSE(to_json(a, /*with_timing=*/false).contains("elapsed_seconds"));
 
   // A counter shown only when non-zero is left out at 0 and read back as 0.
   const nlohmann::json zero = to_json(Stats{}, /*with_timing=*/false);

@@ -171,3 +171,24 @@ TEST_CASE("estimate: the figures of the documentation", "[.figures]") {
                 100 * e.executions_error / e.executions, e.executions / k.count);
   }
 }
+
+TEST_CASE("estimate: mostly blocked probes make it a lower bound of unknown quality",
+          "[estimate]") {
+  TreeEstimate t;
+  t.probes = 10000;
+  t.blocked_probes = 9970;  // as on a configuration DPOR cannot finish
+  CHECK(t.blocked_share() == Approx(0.997));
+  CHECK(t.blind());
+  t.blocked_probes = 5000;
+  CHECK_FALSE(t.blind());
+  t.probes = 0;
+  t.blocked_probes = 0;
+  CHECK_FALSE(t.blind());
+  // The literature programs the estimate misses by far, whose probes nearly all end blocked,
+  // say so (some within a factor of 2 are flagged too: lastzero(10), 93 % blocked, 0.79).
+  for (const Known& k : literature_misses()) {
+    const TreeEstimate e = estimate_tree(k.program);
+    INFO(k.name << ": " << e.blocked_probes << " of " << e.probes << " probes blocked");
+    CHECK(e.blind());
+  }
+}

@@ -58,8 +58,10 @@ struct Forms {
   }
 };
 
-// Prefixes split off larger ones over the checks so far (so that the tests show they happen).
+// Prefixes split off larger ones over the checks so far, and those of them the races below a
+// shared node demanded (so that the tests show they happen).
 std::size_t g_split_off = 0;
+std::size_t g_demanded = 0;
 
 ExploreOptions exhaustive() {
   ExploreOptions o;
@@ -109,15 +111,30 @@ bool check_split(std::uint64_t seed, std::size_t depth, RandomProgram::Shape sha
   g_split_off += r1.split_off_prefixes;
   CHECK(r1.part_complete);
 
-  // Two threads: the same result, byte for byte (a sink per thread: the program writes to it).
+  g_demanded += r1.demanded_prefixes;
+  CHECK(r1.result.stats.worker_executions.size() == 1);
+  CHECK(r1.result.stats.worker_executions[0] + r1.blocked_prefixes ==
+        r1.result.stats.executions);
+
+  // Two and four threads: the same result, byte for byte, whoever ran which job (a sink per
+  // thread: the program writes to it); the workers' executions add up to the search's.
   Program threaded = [&rp](Execution& ex) {
     thread_local Sink s;
     rp.program(&s)(ex);
   };
+  for (const unsigned jobs : {2u, 4u}) {
+    split.jobs = jobs;
+    const SplitResult rn = explore_split(threaded, exhaustive(), {}, split);
+    CHECK(to_json(rn.result, false).dump() == to_json(r1.result, false).dump());
+    CHECK(rn.prefixes == r1.prefixes);
+    CHECK(rn.split_off_prefixes == r1.split_off_prefixes);
+    CHECK(rn.demanded_prefixes == r1.demanded_prefixes);
+    std::uint64_t ran = rn.blocked_prefixes;
+    for (const std::uint64_t e : rn.result.stats.worker_executions)
+      ran += e;
+    CHECK(ran == rn.result.stats.executions);
+  }
   split.jobs = 2;
-  const SplitResult r2 = explore_split(threaded, exhaustive(), {}, split);
-  CHECK(to_json(r2.result, false).dump() == to_json(r1.result, false).dump());
-  CHECK(r2.prefixes == r1.prefixes);
 
   // Three shards: their counts add up to the whole, their prefixes partition it.
   Stats sum;
@@ -159,8 +176,10 @@ void check_seeds(std::uint64_t first, std::uint64_t last, RandomProgram::Shape s
 
 TEST_CASE("split: random programs explore each trace once, as brute force", "[split][random]") {
   g_split_off = 0;
+  g_demanded = 0;
   check_seeds(1, 60, RandomProgram::Shape::kSmall);
-  CHECK(g_split_off > 100);  // prefixes were split further, and it still holds
+  CHECK(g_split_off > 40);  // prefixes were split further, and it still holds
+  CHECK(g_demanded > 5);    // some of them after the searches below their node
 }
 
 TEST_CASE("split: random programs with waits and locks", "[split][random]") {
@@ -200,6 +219,31 @@ TEST_CASE("split: the first violation and a budget cut the same place with 1 or 
     CHECK(c.result.stats.executions <= 5);
   }
   CHECK(compared == 20);
+}
+
+TEST_CASE("split: under a time budget, the executions counted are those that ran", "[split]") {
+  std::uint64_t cut = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    RandomProgram rp(seed, RandomProgram::Shape::kLocks);
+    Program threaded = [&rp](Execution& ex) {
+      thread_local Sink s;
+      rp.program(&s)(ex);
+    };
+    ExploreOptions o = exhaustive();
+    o.time_budget_seconds = 0.002;
+    SplitOptions split;
+    split.depth = 2;
+    split.jobs = 3;
+    split.split_after = 2;
+    const SplitResult r = explore_split(threaded, o, {}, split);
+    std::uint64_t ran = r.blocked_prefixes;
+    for (const std::uint64_t e : r.result.stats.worker_executions)
+      ran += e;
+    INFO("seed " << seed);
+    CHECK(ran == r.result.stats.executions);
+    if (r.result.verdict == Verdict::kIncomplete) ++cut;
+  }
+  CHECK(cut > 0);  // the budget cut some searches short
 }
 
 TEST_CASE("split: the chosen depth is the smallest with enough prefixes", "[split]") {

@@ -62,7 +62,8 @@ std::ptrdiff_t Reversal::weak_initial(const SearchState& s, ActorId id, const Op
 // could wrongly count v as covered).
 void Reversal::reverse(SearchState& s, std::uint32_t earlier, ActorId actor, const Op& op,
                        const Clock* full, std::uint32_t end, std::int32_t prev) {
-  if (s.event_node[earlier] < s.floor) return;  // a fixed or fully branched node
+  const bool demand = s.event_node[earlier] < s.floor;
+  if (demand && !s.demand_at(s.event_node[earlier])) return;  // a fixed or fully branched node
   Node& node = s.path[s.event_node[earlier]];
   // Clear the entries of the last v_: its actors with an event, and the actor of its final step.
   v_actors_.for_each([&](ActorId a) { first_of_id_[a] = last_of_id_[a] = kNil; });
@@ -113,6 +114,20 @@ void Reversal::reverse(SearchState& s, std::uint32_t earlier, ActorId actor, con
   const bool commuting = s.optimal();
   const bool op_first = own == static_cast<std::ptrdiff_t>(v_.size()) - 1;
   if (op_first && !node.enabled().contains(actor)) return;
+  if (demand) {
+    // A node whose alternatives are decided later: the initials of v that can run there (one of
+    // them explored from the node covers v, as in source-DPOR), unless one already was.
+    ActorSet initials;
+    ActorSet candidates = v_actors_;
+    candidates.insert(actor);
+    candidates.for_each([&](ActorId a) {
+      if (node.enabled().contains(a) && weak_initial(s, a, op, false) >= 0) initials.insert(a);
+    });
+    ActorSet explored = node.sleep | node.done;
+    if (initials.empty() || !(initials & explored).empty()) return;
+    s.demands.emplace_back(s.event_node[earlier], initials);
+    return;
+  }
 
   // Covered by a sleeping actor: its exploration ran a trace in which v's steps come first too.
   ActorSet sleep = node.sleep | node.done;

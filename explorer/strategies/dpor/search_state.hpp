@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace interleave::detail::dpor {
@@ -66,6 +67,14 @@ struct SearchState {
   // Path nodes before `floor` take no wakeup sequences: they are a fixed prefix, or nodes a split
   // search branches over fully (explorer/split.hpp), so every reversal at them is explored anyway.
   std::size_t floor = 0;
+  // Path nodes before `floor` whose alternatives are decided after the search (work sharing,
+  // explorer/split.hpp): a race reversed at one of them is recorded in `demands` (the node's
+  // index, the initials of the reversal sequence that can run there) instead of being dropped.
+  std::vector<std::uint8_t> demand_node;
+  std::vector<std::pair<std::uint32_t, ActorSet>> demands;
+  bool demand_at(std::size_t index) const {
+    return index < demand_node.size() && demand_node[index] != 0;
+  }
   std::vector<std::uint32_t> event_node;  // event index -> its actor node in path
   std::vector<EventInfo> events;          // events of the current path that were analysed
   std::vector<bool> choice_in_step;       // per event index: a choice was made during it
