@@ -192,4 +192,63 @@ std::optional<std::vector<LogBinding>> CompiledLogPattern::match(std::string_vie
   return std::nullopt;
 }
 
+LogPatternTable::LogPatternTable(std::vector<LogPattern> patterns) : patterns_(std::move(patterns)) {
+  for (std::size_t i = 0; i < patterns_.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (patterns_[j].id == patterns_[i].id)
+        throw ProgramError("two log patterns named '" + patterns_[i].id + "'");
+    compiled_.emplace_back(patterns_[i]);
+    for (const PatternPiece& p : compiled_.back().pieces())
+      if (!p.hole && p.literal.find("; ") != std::string::npos)
+        throw ProgramError("log pattern '" + patterns_[i].id +
+                           "': its text holds \"; \", which separates a step's notes");
+  }
+}
+
+std::string LogPatternTable::render(std::string_view id,
+                                    const std::vector<LogBinding>& values) const {
+  for (const CompiledLogPattern& p : compiled_)
+    if (p.pattern().id == id) return p.render(values);
+  throw ProgramError("no log pattern '" + std::string(id) + "'");
+}
+
+std::optional<std::vector<LogBinding>> match_whole(const CompiledLogPattern& pattern,
+                                                   std::string_view message) {
+  std::optional<std::vector<LogBinding>> values = pattern.match(message);
+  if (!values || pattern.render(*values) != message) return std::nullopt;
+  return values;
+}
+
+std::vector<LoggedLine> logged_lines(const std::vector<CompiledLogPattern>& patterns,
+                                     std::string_view what) {
+  std::vector<LoggedLine> out;
+  const auto try_part = [&](std::string_view part) {
+    for (std::size_t k = 0; k < patterns.size(); ++k) {
+      std::string_view message = part;
+      std::string node;
+      // An optional node prefix: a word without blanks, then ": ".
+      const std::size_t colon = part.find(": ");
+      if (!part.empty() && part.substr(0, patterns[k].pieces().front().literal.size()) !=
+                               patterns[k].pieces().front().literal &&
+          colon != std::string_view::npos && colon > 0 &&
+          part.substr(0, colon).find(' ') == std::string_view::npos) {
+        node = std::string(part.substr(0, colon));
+        message = part.substr(colon + 2);
+      }
+      if (auto values = match_whole(patterns[k], message)) {
+        out.push_back({k, std::move(node), std::string(message), std::move(*values)});
+        return;
+      }
+    }
+  };
+  std::size_t begin = 0;
+  while (begin <= what.size()) {
+    const std::size_t end = what.find("; ", begin);
+    try_part(what.substr(begin, end == std::string_view::npos ? what.npos : end - begin));
+    if (end == std::string_view::npos) break;
+    begin = end + 2;
+  }
+  return out;
+}
+
 }  // namespace interleave

@@ -32,8 +32,14 @@ struct LogPattern {
   std::string id;      ///< unique within a model, e.g. "add_temporary_table"
   std::string level;   ///< "INFO", "WARN", "ERROR", ...
   std::string logger;  ///< the class (FE) or source file (glog) that logs it
-  std::string source;  ///< what it follows: "repository path@commit:line", or "hypothetical"
+  /// Where the text was read: "repository path@commit", or "hypothetical: " and why (not found
+  /// at any commit read; what the text then follows).
+  std::string source;
   std::string text;    ///< the message with its holes
+  /// The method that logs it (log4j's %M); "" for a logger that is a source file (glog).
+  std::string method;
+  /// The source line the log prints (%L, glog's file:line).
+  int line = 0;
 };
 
 /// The type of a hole.
@@ -74,6 +80,43 @@ class CompiledLogPattern {
   LogPattern pattern_;
   std::vector<PatternPiece> pieces_;
 };
+
+/// A model's table of log patterns, compiled once: what a model declares (ModelDriver::log_patterns)
+/// and renders its notes from. Construction checks every pattern (ProgramError) and that ids are
+/// unique and no literal text holds "; " (the separator of a step's notes, see logged_lines).
+class LogPatternTable {
+ public:
+  explicit LogPatternTable(std::vector<LogPattern> patterns);
+  const std::vector<LogPattern>& patterns() const { return patterns_; }
+  const std::vector<CompiledLogPattern>& compiled() const { return compiled_; }
+  /// The message of the pattern `id` rendered with `values` (ProgramError for an unknown id).
+  std::string render(std::string_view id, const std::vector<LogBinding>& values) const;
+
+ private:
+  std::vector<LogPattern> patterns_;
+  std::vector<CompiledLogPattern> compiled_;
+};
+
+/// Whether `message` is exactly what `pattern` renders with the values it takes: the values when
+/// it is, nullopt otherwise (a match somewhere inside the message is not enough).
+std::optional<std::vector<LogBinding>> match_whole(const CompiledLogPattern& pattern,
+                                                   std::string_view message);
+
+/// One line a step logged, found in the step's notes (see logged_lines).
+struct LoggedLine {
+  std::size_t pattern = 0;  ///< index in the patterns searched
+  std::string node;         ///< the "node: " prefix of the note, "" without one
+  std::string message;      ///< the rendered message
+  std::vector<LogBinding> values;
+};
+
+/// The lines a step's notes record. A model notes a logged line as the rendered message, alone
+/// in its note or prefixed with the node that logs it ("cn1: "); Actor::note joins the notes of a
+/// step with "; ", so a step's text is split there and each part that some pattern renders whole
+/// (the first pattern that does, in table order) is a logged line. A pattern's literal text
+/// therefore never holds "; " (checked by the models' tests).
+std::vector<LoggedLine> logged_lines(const std::vector<CompiledLogPattern>& patterns,
+                                     std::string_view what);
 
 /// Whether `value` is text a hole of `type` takes whole.
 bool hole_accepts(HoleType type, std::string_view value);

@@ -8,6 +8,7 @@
 #include "explorer/decomposition.hpp"
 #include "explorer/execution.hpp"
 #include "explorer/input_error.hpp"
+#include "explorer/log_pattern.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -59,6 +60,13 @@ class ModelDriver {
     (void)scenario;
     (void)file;
     return {};
+  }
+  /// The lines the model's steps log, as the modelled program formats them (explorer/log_pattern.hpp):
+  /// the table the model renders those steps' notes from, and what `show --format log` renders
+  /// a trace's notes as. A model that logs nothing keeps this default, an empty table.
+  virtual const LogPatternTable& log_patterns() const {
+    static const LogPatternTable none({});
+    return none;
   }
   /// What `interleave list` shows: presets, knobs with defaults, invariants, coverage goals.
   virtual nlohmann::json catalog() const = 0;

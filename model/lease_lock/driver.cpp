@@ -73,6 +73,7 @@ class LeaseLockDriver final : public ModelDriver {
       m.coverage_goals.emplace_back(f.name);
     return m;
   }
+  const LogPatternTable& log_patterns() const override { return lease_lock::log_patterns(); }
   nlohmann::json catalog() const override {
     nlohmann::json list = nlohmann::json::array();
     for (const Knob& k : knobs()) {

@@ -8,6 +8,17 @@
 
 namespace interleave::lease_lock {
 
+const LogPatternTable& log_patterns() {
+  static const std::string kSource =
+      "hypothetical: the lease-lock model follows Kleppmann's figure, not a program's source";
+  static const LogPatternTable table({
+      {"lease_granted", "INFO", "LockService", kSource, "granted lease {lease:int}", "acquire", 1},
+      {"write_accepted", "INFO", "Storage", kSource, "wrote under lease {lease:int}", "write", 2},
+      {"write_rejected", "WARN", "Storage", kSource, "token {lease:int} rejected", "write", 3},
+  });
+  return table;
+}
+
 namespace {
 
 // The lock service (a Redis key set with NX and PX, a Chubby lock, a ZooKeeper node): one lock,
@@ -24,7 +35,7 @@ class LockService {
     owner_.push_back(a.name());
     holder_ = static_cast<int>(owner_.size());
     if (a.tracing())
-      a.note("granted lease " + std::to_string(holder_) +
+      a.note(log_patterns().render("lease_granted", {{"lease", std::to_string(holder_)}}) +
              (believers_.empty() ? "" : "; " + believers_.front() + " still believes it holds"));
     believers_.push_back(a.name());
     return holder_;
@@ -84,12 +95,14 @@ class Storage {
     a.step("write", {Access{id_, fencing_ ? AccessKind::kReadModifyWrite : AccessKind::kWrite}});
     if (lease < newest_.first) a.cover(kStaleWriteAfterNewerWrite.name);
     if (fencing_ && lease < newest_.first) {
-      if (a.tracing()) a.note("token " + std::to_string(lease) + " rejected");
+      if (a.tracing())
+        a.note(log_patterns().render("write_rejected", {{"lease", std::to_string(lease)}}));
       return;
     }
     data_ = {lease, a.name()};
     if (lease > newest_.first) newest_ = data_;
-    if (a.tracing()) a.note("wrote under lease " + std::to_string(lease));
+    if (a.tracing())
+      a.note(log_patterns().render("write_accepted", {{"lease", std::to_string(lease)}}));
   }
   /// The check of kStaleWriteOverwroteNewer.
   Check holds_newest() const {

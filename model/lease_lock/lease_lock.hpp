@@ -55,6 +55,12 @@ inline constexpr Fact kStaleWriteAfterNewerWrite{
 inline constexpr Fact kProperties[] = {kStaleWriteOverwroteNewer, kReleasedAnotherClientsLock};
 inline constexpr Fact kCoverageGoals[] = {kTwoClientsHoldTheLock, kStaleWriteAfterNewerWrite};
 
+/// The lines the services log (explorer/log_pattern.hpp), the one table their notes are rendered
+/// from: the lock service's grant and expiry, the storage's write and rejection. Hypothetical, as
+/// the model is: it follows a figure, not a program's source, so the loggers are the model's
+/// services and the lines their steps' order.
+const LogPatternTable& log_patterns();
+
 /// The program of a configuration: the objects, the clients, the lease clock, the properties.
 Program make_program(const Config& cfg);
 /// The ModelDriver "lease-lock", owning the scenario section "lease_lock".

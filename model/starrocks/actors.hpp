@@ -56,6 +56,11 @@ struct CleanLocals {
   void fingerprint(StateHasher& h) const { h << tables << failed << next; }
 };
 
+/// The FE lines TemporaryTableMgr logs when it adds `table` (named `name`) to `session`, and when
+/// it drops the table named `name` from it (model/starrocks/log_patterns.hpp).
+std::string add_table_line(const std::string& session, const std::string& name, int table);
+std::string drop_table_line(const std::string& session, const std::string& name);
+
 /// CREATE TEMPORARY TABLE's catalog step (E2 of a staging table, `name` empty; U3 of a client's):
 /// the CN shards, CAT.add, CreateTableInfo journaled. Returns the table's id. `group` is the
 /// recursive CTE (1, 2, ...) a staging table is for.

@@ -1,5 +1,6 @@
 // The "starrocks-temp-tables" driver: the scenario sections read by scenario.cpp, the program by
 // world.cpp, the catalog by scenario.cpp.
+#include "model/starrocks/log_patterns.hpp"
 #include "model/starrocks/driver.hpp"
 
 #include "model/starrocks/decomposition.hpp"
@@ -34,6 +35,7 @@ class StarRocksTempTablesDriver final : public ModelDriver {
     v.actors = SpawnPlan(parse_world(scenario, file)).names();
     return v;
   }
+  const LogPatternTable& log_patterns() const override { return starrocks_log_patterns(); }
   nlohmann::json catalog() const override { return model_catalog(); }
 };
 

@@ -12,12 +12,26 @@
 // checked at E2b, untracked_temp_table at E2c and D4, live_owner_table_dropped found at the
 // cleaner's D2.
 #include "model/starrocks/actors.hpp"
+#include "model/starrocks/log_patterns.hpp"
 
 #include <optional>
 #include <set>
 #include <vector>
 
 namespace interleave::model {
+
+std::string add_table_line(const std::string& session, const std::string& name, int table) {
+  return log_line(logs::kAddTemporaryTable, {{"session", session_uuid(session)},
+                                             {"db", std::to_string(kDbId)},
+                                             {"table_name", name},
+                                             {"table", std::to_string(table)}});
+}
+
+std::string drop_table_line(const std::string& session, const std::string& name) {
+  return log_line(logs::kDropTemporaryTable, {{"session", session_uuid(session)},
+                                              {"db", std::to_string(kDbId)},
+                                              {"table_name", name}});
+}
 
 int create_table(Actor& a, World& w, Label label, const std::string& session,
                  const std::string& name, int session_fe, int group) {
@@ -35,9 +49,12 @@ int create_table(Actor& a, World& w, Label label, const std::string& session,
       s +=
           "CREATE TEMPORARY TABLE forwarded from " + frontend_name(session_fe) + " to the leader; ";
     for (int c = 0; c < w.cfg.cluster.compute_nodes; ++c)
-      s += compute_node_name(c) + ": Add shard id: " + std::to_string(id + 5 + c) +
-           " file path: .../db" + std::to_string(kDbId) + "/" + std::to_string(id) + "/" +
-           std::to_string(id + 2) + "; ";
+      s += compute_node_name(c) + ": " +
+           log_line(logs::kAddShard, {{"tablet", std::to_string(id + 5 + c)},
+                                      {"path", ".../db" + std::to_string(kDbId) + "/" +
+                                                   std::to_string(id) + "/" +
+                                                   std::to_string(id + 2)}}) +
+           "; ";
     return s + "create temporary table " + info.name + " (db id " + std::to_string(kDbId) +
            ", table id " + std::to_string(id) + ") of session " + session +
            ": CAT.add, CreateTableInfo journaled";
@@ -71,7 +88,7 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
       World::note(a, [&] {
         return "TemporaryTableMgr: new session " + session +
                ", createTime = " + std::to_string(w.ttm.entry(*e).create_time) + " (" +
-               frontend_name(clock_fe) + " clock)";
+               frontend_name(clock_fe) + " clock), session id " + session_uuid(session);
       });
     }
     info.e2a_step = w.ttm.entry(*e).created_step;
@@ -83,10 +100,7 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
     add(op, w.ttm.update_tables(session));
     a.step(op);
     w.ttm.entry(compute_if_absent()).tables.insert(table);
-    World::note(a, [&] {
-      return "add temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
-             "], table name[" + info.name + "], table id[" + std::to_string(table) + "]";
-    });
+    World::note(a, [&] { return add_table_line(session, info.name, table); });
     return;
   }
   a.step(e2a("E2a"));
@@ -112,9 +126,8 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
   l.held.reset();
   e.tables.insert(table);
   World::note(a, [&] {
-    return "add temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
-           "], table name[" + info.name + "], table id[" + std::to_string(table) + "]" +
-           (e.attached ? "" : " (to an entry no longer in the manager)");
+    return add_table_line(session, info.name, table) +
+           (e.attached ? "" : "; (the entry is no longer in the manager)");
   });
   if (!e.attached && w.cat.contains(table))
     w.properties.found(a, inv::kUntrackedTempTable,
@@ -133,8 +146,9 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
   a.step("D1", {w.ttm.read_row(session), w.ttm.read_tables(session)});
   if (TtmEntry* e = w.ttm.get(session)) tables.assign(e->tables.begin(), e->tables.end());
   World::note(a, [&] {
-    std::string s = by_cleaner ? "cannot find alive session " + session +
-                                     ", should clean all temporary tables on it: ["
+    std::string s = by_cleaner ? log_line(logs::kCleanDeadSession,
+                                          {{"session", session_uuid(session)}}) +
+                                     "; the session's tables: ["
                                : "CLEAN TEMPORARY TABLE ON SESSION " + session + ": [";
     for (std::size_t i = 0; i < tables.size(); ++i)
       s += (i ? ", " : "") + w.cat.info(tables[i]).name;
@@ -191,10 +205,12 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
       }
     }
     a.step("D3", {w.ttm.read_row(session), w.ttm.update_tables(session)});
-    if (TtmEntry* e = w.ttm.get(session)) e->tables.erase(id);
+    TtmEntry* entry = w.ttm.get(session);
+    if (entry != nullptr) entry->tables.erase(id);
+    // TemporaryTableMgr.dropTemporaryTable logs only when the session has an entry.
     World::note(a, [&] {
-      return "drop temporary table, session[" + session + "], db id[" + std::to_string(kDbId) +
-             "], table name[" + info.name + "]";
+      return entry != nullptr ? drop_table_line(session, info.name)
+                              : "the session " + session + " has no entry any more: nothing";
     });
   }
   // Removes the key; its check reads CAT for every table the entry may hold (the session's).
@@ -227,7 +243,9 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
                        "pass " + std::to_string(pass) + ": session " + session + ": " + which);
   };
   if (const std::optional<std::size_t> removed = w.ttm.remove(session)) {
-    World::note(a, [&] { return "remove all temporary tables in session[" + session + "]"; });
+    World::note(a, [&] {
+      return log_line(logs::kRemoveTemporaryTables, {{"session", session_uuid(session)}});
+    });
     for (int id : w.ttm.entry(*removed).tables)
       if (w.cat.contains(id))
         w.properties.found(
@@ -240,8 +258,10 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
     check_cleaned();
     return;
   }
-  World::note(
-      a, [&] { return "remove all temporary tables in session[" + session + "] (none left)"; });
+  World::note(a, [&] {
+    return log_line(logs::kRemoveTemporaryTables, {{"session", session_uuid(session)}}) +
+           "; (none left)";
+  });
   check_cleaned();
 }
 

@@ -10,6 +10,7 @@
 // Locals (state fingerprints): rows, built, ok. The run, table and CN are the actor name's (the
 // plan names a sink by run, attempt, insert and CN); the txn id is history (descriptions only).
 #include "model/starrocks/actors.hpp"
+#include "model/starrocks/log_patterns.hpp"
 
 namespace interleave::model {
 
@@ -43,12 +44,18 @@ bool schema_lookup(Actor& a, World& w, int t, int table, int cn, long long txn, 
   TaskRun& tr = w.scheduler.task(t);
   if (tr.failure.empty()) tr.failure = compute_node_name(cn) + ": " + msg;
   World::note(a, [&] {
-    return "table_schema_service.cpp: failed to get schema db_id: " + std::to_string(kDbId) +
-           ", table_id: " + std::to_string(table) + ", schema_id: " + std::to_string(table + 1) +
-           ", tablet_id: " + std::to_string(table + 5 + cn) + ", txn_id: " + std::to_string(txn) +
-           ", error: Table not exist: " + msg + "; async_delta_writer.cpp: Fail to " +
-           (label == Label("N3") ? "finish write" : "write") +
-           "; lake_tablets_channel.cpp: Fail to finish tablet " + std::to_string(table + 5 + cn);
+    const std::string node = compute_node_name(cn) + ": ";
+    const std::string tablet = std::to_string(table + 5 + cn);
+    return node +
+           log_line(logs::kSchemaNotFound, {{"db", std::to_string(kDbId)},
+                                            {"table", std::to_string(table)},
+                                            {"schema", std::to_string(table + 1)},
+                                            {"tablet", tablet},
+                                            {"txn", std::to_string(txn)}}) +
+           "; " + node +
+           log_line(label == Label("N3") ? logs::kFailToFinishWrite : logs::kFailToWrite,
+                    {{"tablet", tablet}, {"txn", std::to_string(txn)}}) +
+           "; " + node + log_line(logs::kFailToFinishTablet, {{"tablet", tablet}});
   });
   if (w.owners.live(info.session))
     w.properties.found(a, inv::kSinkTableNotFound,

@@ -281,8 +281,7 @@ void finalize_recursive_ctes(Actor& a, World& w, int t, const std::string& sessi
     TtmEntry* e = w.ttm.get(session);
     if (e != nullptr) e->tables.erase(table);
     World::note(a, [&] {
-      return e != nullptr ? "drop temporary table, session[" + session + "], db id[" +
-                                std::to_string(kDbId) + "], table name[" + name + "]"
+      return e != nullptr ? drop_table_line(session, name)
                           : "the session " + session +
                                 " has no entry any more (the cleaner removed it): nothing";
     });

@@ -2,20 +2,28 @@
 #include "reports/cli/commands.hpp"
 #include "reports/cli/text.hpp"
 #include "reports/formats.hpp"
+#include "reports/render_log.hpp"
 #include "reports/trace.hpp"
 
 #include <algorithm>
 
 namespace interleave::cli {
 
+namespace {
+constexpr std::string_view kLogFormat = "log";
+}  // namespace
+
 CLI::App* add_show(CLI::App& app, ShowArgs& a) {
   CLI::App* c = app.add_subcommand("show", "Render a counterexample trace");
   c->add_option("trace", a.trace, "A counterexample trace written by 'interleave check'")
       ->required()
       ->type_name("TRACE");
-  const std::vector<std::string> names = reports::trace_format_names();
+  std::vector<std::string> names = reports::trace_format_names();
   a.format = names.front();
-  std::size_t width = 0;
+  // `log` renders with the model's log patterns, which only the command knows (not a report
+  // format of reports/formats.hpp, whose renderers see the trace alone).
+  names.push_back(std::string(kLogFormat));
+  std::size_t width = kLogFormat.size();
   for (const auto& f : reports::trace_formats())
     width = std::max(width, f.name.size());
   std::string list, formats;
@@ -24,6 +32,10 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
     formats += "  " + std::string(f.name) + std::string(width - f.name.size() + 2, ' ') +
                std::string(f.description) + "\n";
   }
+  list += ", " + std::string(kLogFormat);
+  formats += "  " + std::string(kLogFormat) + std::string(width - kLogFormat.size() + 2, ' ') +
+             "the lines the modelled program would log (fe.log's layout for an FE class, glog's "
+             "for a CN file), from the steps' notes and the model's log patterns\n";
   c->add_option("--format,-f", a.format, "Output format: " + list + " (default: " + a.format + ")")
       ->type_name("FORMAT")
       ->check(CLI::IsMember(names));
@@ -53,7 +65,13 @@ int run_show(const ShowArgs& args, const Context& ctx) {
   const ReplayInput input = read_replay_input(args.trace, "", ctx.models);
   if (args.state)
     ctx.out << format_states(input.doc) << std::flush;
-  else {
+  else if (args.format == kLogFormat) {
+    const std::string model = input.doc.scenario.value("model", std::string());
+    const ModelDriver* driver = ctx.models.find(model);
+    // read_replay_input has checked the model: a driver the registry lacks is not reached.
+    if (driver != nullptr) ctx.out << reports::render_log(input.doc, driver->log_patterns());
+    ctx.out << std::flush;
+  } else {
     const reports::TraceFormat& format = reports::trace_format(args.format);
     const auto render = args.full && format.render_full ? format.render_full : format.render;
     ctx.out << render(input.doc) << std::flush;

@@ -11,7 +11,7 @@ using namespace interleave;
 namespace {
 
 CompiledLogPattern compiled(std::string text) {
-  return CompiledLogPattern(LogPattern{"p", "INFO", "X", "hypothetical", std::move(text)});
+  return CompiledLogPattern(LogPattern{"p", "INFO", "X", "hypothetical", std::move(text), "", 0});
 }
 
 std::string compile_error(std::string text) {

@@ -14,6 +14,7 @@
 //   the finalize as MetadataMgr.dropTemporaryTable's three steps, the finalize switched off, and
 //   several staging tables in one session (createTime fixed at the first).
 #include "model/starrocks/world.hpp"
+#include "model/starrocks/log_patterns.hpp"
 #include "tests/model/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -400,7 +401,7 @@ TEST_CASE("point 2: the finalize is three steps, E6a resolve, E6b catalog drop, 
   const auto& s = c->steps;
   const std::size_t e6a = find_step(s, "TaskRun:t1", "E6a", "the session's entry has table id");
   const std::size_t e6b = find_step(s, "TaskRun:t1", "E6b", "DropInfo journaled");
-  const std::size_t e6c = find_step(s, "TaskRun:t1", "E6c", "drop temporary table, session[t1#1]");
+  const std::size_t e6c = find_step(s, "TaskRun:t1", "E6c", "drop temporary table, session[" + session_uuid("t1#1") + "]");
   const std::size_t e7 = find_step(s, "TaskRun:t1", "E7");
   REQUIRE(e6c < s.size());
   CHECK(e6a < e6b);

@@ -1,6 +1,7 @@
 // The seed (StarRocks issue 79294) under starrocks-4.1.1: a recursive-CTE TaskRun's staging table
 // is dropped by the TemporaryTableCleaner while a CN tablet sink still needs its schema.
 #include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
+#include "model/starrocks/log_patterns.hpp"
 #include "tests/model/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -67,8 +68,8 @@ TEST_CASE("seed: starrocks-4.1.1 drops a live TaskRun's staging table and the CN
   const std::size_t c1 = find_step(s, e2a, "TemporaryTableCleaner", "C1");
   const std::size_t c2 = find_step(s, c1, "TemporaryTableCleaner", "C2");
   const std::size_t d1 = find_step(s, c2, "TemporaryTableCleaner", "D1",
-                                   "cannot find alive session t1#1, should clean all temporary "
-                                   "tables on it");
+                                   "cannot find alive session " + session_uuid("t1#1") +
+                                       ", should clean all temporary tables on it");
   const std::size_t d2 =
       find_step(s, d1, "TemporaryTableCleaner", "D2", "(db id 16061, table id 52300)");
   const std::size_t n3 = find_step(s, d2, sink, "N3",
