@@ -1,8 +1,9 @@
 #include "explorer/timing.hpp"
 
+#include "explorer/local_time.hpp"
+
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdio>
 
 namespace interleave {
@@ -23,18 +24,11 @@ std::string format_seconds(Micros t) {
 }
 
 std::string format_wall_clock(const WallClock& origin, Micros t) {
-  using namespace std::chrono;
-  const std::int64_t local_us =
-      origin.epoch_us + t + std::int64_t{origin.utc_offset_minutes} * 60'000'000;
-  const sys_time<microseconds> tp{microseconds{local_us}};
-  const sys_days day = floor<days>(tp);
-  const year_month_day ymd{day};
-  const std::int64_t in_day = (tp - day).count();  // microseconds since local midnight
-  const std::int64_t ms = in_day / 1000;
+  const LocalTime lt = local_time(origin, t);
+  const std::int64_t ms = lt.micros_of_day / 1000;
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u %02lld:%02lld:%02lld.%03lld",
-                static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                static_cast<unsigned>(ymd.day()), static_cast<long long>(ms / 3'600'000),
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u %02lld:%02lld:%02lld.%03lld", lt.year, lt.month,
+                lt.day, static_cast<long long>(ms / 3'600'000),
                 static_cast<long long>(ms / 60'000 % 60), static_cast<long long>(ms / 1000 % 60),
                 static_cast<long long>(ms % 1000));
   std::string out = buf;

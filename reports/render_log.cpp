@@ -1,8 +1,8 @@
 #include "reports/render_log.hpp"
 
+#include "explorer/local_time.hpp"
 #include "explorer/timing.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <map>
 
@@ -12,18 +12,12 @@ namespace {
 
 // glog's "yyyymmdd hh:mm:ss.uuuuuu" of origin + t, in the origin's local time.
 std::string glog_time(const WallClock& origin, Micros t) {
-  using namespace std::chrono;
-  const std::int64_t local_us =
-      origin.epoch_us + t + std::int64_t{origin.utc_offset_minutes} * 60'000'000;
-  const sys_time<microseconds> tp{microseconds{local_us}};
-  const sys_days day = floor<days>(tp);
-  const year_month_day ymd{day};
-  const long long in_day = (tp - day).count();
+  const LocalTime lt = local_time(origin, t);
+  const long long us = lt.micros_of_day;
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d%02u%02u %02lld:%02lld:%02lld.%06lld",
-                static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                static_cast<unsigned>(ymd.day()), in_day / 3'600'000'000LL,
-                in_day / 60'000'000LL % 60, in_day / 1'000'000LL % 60, in_day % 1'000'000LL);
+  std::snprintf(buf, sizeof buf, "%04d%02u%02u %02lld:%02lld:%02lld.%06lld", lt.year, lt.month,
+                lt.day, us / 3'600'000'000LL, us / 60'000'000LL % 60, us / 1'000'000LL % 60,
+                us % 1'000'000LL);
   return buf;
 }
 
