@@ -74,6 +74,7 @@ void Actor::reset(Execution& exec, ActorId id, std::string_view name, ObjectId l
   spawn_event_ = -1;
   last_event_ = -1;
   start_work_ = {};
+  default_work_.reset();
   locals_ = nullptr;
   locals_fingerprint_ = nullptr;
 }
@@ -178,6 +179,7 @@ void Actor::lasts(Duration d) {
   }
   TimingRecord& t = exec_->buffers_.timing;
   t.timed = true;
+  if (exec_->options_.sampler != nullptr) exec_->options_.sampler->lasts(id_, d);
   if (last_event_ < 0) {
     start_work_.add(d);
     return;
@@ -185,6 +187,18 @@ void Actor::lasts(Duration d) {
   const auto i = static_cast<std::size_t>(last_event_);
   if (t.work.size() <= i) t.work.resize(i + 1);
   t.work[i].add(d);
+}
+
+void Actor::lasts_by_default(Duration d) {
+  if (d.min < 0 || d.max < d.min) {
+    exec_->program_error_ = true;
+    exec_->abandon_reason_ = "actor '" + name_ + "' gave a default duration [" +
+                             std::to_string(d.min) + ", " + std::to_string(d.max) +
+                             "] us (Actor::lasts_by_default needs 0 <= min <= max)";
+    stop();
+  }
+  exec_->buffers_.timing.timed = true;
+  default_work_ = d;
 }
 
 void Actor::stop() {
@@ -374,6 +388,16 @@ void Execution::invariant(std::string name, std::vector<ObjectId> reads,
 
 void Execution::final_check(std::string name, std::function<Check()> check) {
   final_checks_.push_back({std::move(name), std::move(check), {}});
+}
+
+std::vector<std::string> Execution::failing_final_checks() const {
+  std::vector<std::string> failing;
+  if (!alive_.empty() || !violation_ || violation_->actor != kNoActor ||
+      violation_->step != buffers_.trace.size())
+    return failing;
+  for (const auto& c : final_checks_)
+    if (c.deferred ? c.deferred().has_value() : c.check().has_value()) failing.push_back(c.name);
+  return failing;
 }
 
 void Execution::deferred_check(std::string name, std::function<std::optional<Finding>()> check) {
@@ -677,6 +701,15 @@ Outcome Execution::run(Strategy& strategy) {
     if (gates_ != nullptr) [[unlikely]]
       gates_->executed(next);
     resume(a);
+    if (a.default_work_) [[unlikely]] {
+      // The step gave no duration of its own: it lasts the actor's default.
+      std::vector<detail::Work>& work = buffers_.timing.work;
+      if (work.size() <= step) work.resize(step + 1);
+      if (!work[step].given) {
+        work[step].add(*a.default_work_);
+        if (options_.sampler != nullptr) options_.sampler->lasts(next, *a.default_work_);
+      }
+    }
     if (started_ < actors_.size()) start_new_actors();
     current_event_ = -1;
     if (options_.tracing) [[unlikely]]

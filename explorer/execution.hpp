@@ -124,6 +124,8 @@ struct ExecutionOptions {
   /// The strategy the execution will run under (run() must be given the same one): it decides
   /// the set-up choices (Execution::choose) too. nullptr: the program makes none.
   Strategy* strategy = nullptr;
+  /// Told every duration Actor::lasts is given (a simulation's sampling run); nullptr: none.
+  DurationSampler* sampler = nullptr;
 };
 
 /// The handle an actor's code uses to perform visible operations. Every method that takes a
@@ -181,6 +183,10 @@ class Actor {
   /// none lasts [0, forever). Any call makes the program timed: only the executions whose steps
   /// can be given times that fit every duration count.
   void lasts(Duration d);
+  /// Virtual time: every later step of this actor that gives no duration of its own (no lasts()
+  /// in it) lasts `d` (an actor whose steps all take about the same time says so once). Not a
+  /// scheduling point; makes the program timed as lasts() does.
+  void lasts_by_default(Duration d);
 
   /// Spawns a child actor (not a scheduling point). Its steps happen after this actor's current
   /// step. Names must be unique within the execution.
@@ -267,6 +273,7 @@ class Actor {
   std::int32_t spawn_event_ = -1;  // the step in which this actor was spawned, -1 if at setup
   std::int32_t last_event_ = -1;   // this actor's most recent step
   detail::Work start_work_;        // lasts() before the first step
+  std::optional<Duration> default_work_;  // lasts_by_default()
   std::uint64_t generation_ = 0;   // the execution (ExecutionBuffers::generation) it last ran in
   const void* locals_ = nullptr;   // declare_locals
   void (*locals_fingerprint_)(const void*, StateHasher&) = nullptr;  // null: nothing declared
@@ -387,6 +394,9 @@ class Execution final : public StateSource {
   /// `strategy`. Calls strategy.end_execution() before returning. Call once.
   Outcome run(Strategy& strategy);
   const std::optional<Violation>& violation() const { return violation_; }
+  /// After run() ended with every actor finished: every final and deferred check that fails, in
+  /// the order registered (violation() reports the first). Empty otherwise. Runs the checks again.
+  std::vector<std::string> failing_final_checks() const;
   const std::string& abandon_reason() const { return abandon_reason_; }
   /// Why the execution was infeasible under its ordering constraints (Outcome::kInfeasible).
   const std::string& infeasible_reason() const { return infeasible_reason_; }

@@ -26,6 +26,10 @@ struct ModelInstance {
   std::vector<std::string> invariants;
   /// Every coverage goal this program can reach (Execution::cover).
   std::vector<std::string> coverage_goals;
+  /// How many times an hour the situation the program models arises (e.g. task runs started an
+  /// hour), when the scenario gives it: a simulation turns a probability per run into a rate.
+  /// 0: not given.
+  double runs_per_hour = 0;
 };
 
 class ModelDriver {

@@ -59,10 +59,29 @@ constexpr Micros seconds(Micros s) {
   return s * 1'000'000;
 }
 
-/// A duration known to lie in [min, max] (max may be kForever).
+/// How a duration is distributed within its [min, max], for the sampling runs of a simulation
+/// (explorer/simulate.hpp); the exhaustive timed search uses only [min, max]. Parameters in
+/// microseconds (lognormal: of the logarithm of the microseconds).
+struct Law {
+  enum class Kind : std::uint8_t {
+    kNone,         ///< uniform over [min, max] when max is finite, else min
+    kFixed,        ///< a
+    kUniform,      ///< uniform over [a, b]
+    kNormal,       ///< mean a, standard deviation b, truncated to [min, max]
+    kLognormal,    ///< exp(N(a, b^2)), truncated to [min, max]
+    kExponential,  ///< mean a, truncated to [min, max]
+  };
+  Kind kind = Kind::kNone;
+  double a = 0;
+  double b = 0;
+  friend bool operator==(const Law&, const Law&) = default;
+};
+
+/// A duration known to lie in [min, max] (max may be kForever), with how a simulation draws it.
 struct Duration {
   Micros min = 0;
   Micros max = kForever;
+  Law law{};
 
   static constexpr Duration exactly(Micros t) { return {t, t}; }
   static constexpr Duration between(Micros lo, Micros hi) { return {lo, hi}; }
@@ -71,13 +90,30 @@ struct Duration {
   /// moment of its period.
   static constexpr Duration free_phase(Micros interval) { return {0, interval - 1}; }
 
-  /// Sequential composition (saturating at kForever).
+  /// A duration drawn from `law`, within [min, max].
+  static constexpr Duration sampled(Law law, Micros lo, Micros hi) { return {lo, hi, law}; }
+
+  /// Sequential composition of the bounds (saturating at kForever); the law is dropped (a sum is
+  /// sampled part by part: DurationSampler).
   constexpr Duration& operator+=(const Duration& o) {
+    law = Law{};
     min = o.min > kForever - min ? kForever : min + o.min;
     max = (max == kForever || o.max == kForever || o.max > kForever - max) ? kForever : max + o.max;
     return *this;
   }
   friend bool operator==(const Duration&, const Duration&) = default;
+};
+
+/// Draws the durations of a sampling run: Actor::lasts hands it every duration it is given, in
+/// the order given (explorer/strategies/discrete_event.hpp). Set in ExecutionOptions::sampler.
+class DurationSampler {
+ public:
+  /// `actor` gave `d` for the work after its current step (before its first one if it has
+  /// taken none).
+  virtual void lasts(ActorId actor, const Duration& d) = 0;
+
+ protected:
+  ~DurationSampler() = default;
 };
 
 /// The wall-clock time of the origin, for printing a timed trace as a log does: microseconds
