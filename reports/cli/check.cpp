@@ -128,10 +128,15 @@ Shard parse_shard(const std::string& text) {
   return s;
 }
 
-// "[ACTOR:]LABEL[#N]".
+// "[ACTOR:]LABEL[#N]". An actor's name may hold ':' and '#' (TaskRun:t1, TabletSink:t1#1/E3/cn1);
+// a label holds neither: the actor ends at the last ':', the occurrence follows the label's '#'.
 StepSelector parse_window_step(const std::string& text, const std::string& whole) {
   StepSelector s;
   std::string rest = text;
+  if (const auto colon = rest.rfind(':'); colon != std::string::npos) {
+    s.actor = rest.substr(0, colon);
+    rest = rest.substr(colon + 1);
+  }
   if (const auto hash = rest.rfind('#'); hash != std::string::npos) {
     const std::string n = rest.substr(hash + 1);
     if (n.empty() || n.size() > 6 || n.find_first_not_of("0123456789") != std::string::npos ||
@@ -139,10 +144,6 @@ StepSelector parse_window_step(const std::string& text, const std::string& whole
       throw UsageError("--window: expected an occurrence from 1 after '#' in '" + whole + "'");
     s.occurrence = static_cast<std::uint32_t>(std::stoul(n));
     rest.resize(hash);
-  }
-  if (const auto colon = rest.find(':'); colon != std::string::npos) {
-    s.actor = rest.substr(0, colon);
-    rest = rest.substr(colon + 1);
   }
   if (rest.empty()) throw UsageError("--window: a step without a label in '" + whole + "'");
   s.label = rest;

@@ -126,6 +126,23 @@ CLI::App* add_merge(CLI::App& app, MergeArgs& args);
 int run_merge(const MergeArgs& args, const Context& ctx);
 int run_estimate(const EstimateArgs& args, const Context& ctx);
 
+struct SimulateArgs {
+  std::string scenario;
+  std::uint64_t runs = 10'000;
+  std::uint64_t seed = 0;
+  std::optional<unsigned> jobs;
+  std::string preset;
+  std::vector<std::string> sets;
+  std::string vary;  ///< --vary PATH=A,B,... ("" : none)
+  std::string svg;   ///< --svg FILE: the curve of --vary, drawn ("" : none)
+  bool json = false;
+  bool quiet = false;
+};
+CLI::App* add_simulate(CLI::App& app, SimulateArgs& args);
+int run_simulate(const SimulateArgs& args, const Context& ctx);
+/// The values of --vary PATH=A,B,...: split at the commas outside JSON brackets and quotes.
+std::vector<std::string> split_vary_values(const std::string& text);
+
 /// The estimate the progress line asks for once a search has run a while (nullopt for a
 /// bounded search). Keeps a reference to `scenario`.
 std::function<std::optional<ProgressEstimate>()> progress_estimator(

@@ -24,12 +24,7 @@
 
 namespace interleave::cli {
 
-namespace {
-
-using nlohmann::json;
-
-/// "a,b,[1,2]" -> "a", "b", "[1,2]": commas inside brackets, braces or quotes do not split.
-std::vector<std::string> split_values(const std::string& text) {
+std::vector<std::string> split_vary_values(const std::string& text) {
   std::vector<std::string> out;
   std::string cur;
   int depth = 0;
@@ -59,6 +54,12 @@ std::vector<std::string> split_values(const std::string& text) {
   out.push_back(cur);
   return out;
 }
+
+namespace {
+
+using nlohmann::json;
+
+/// "a,b,[1,2]" -> "a", "b", "[1,2]": commas inside brackets, braces or quotes do not split.
 
 struct Vary {
   std::string path;
@@ -215,7 +216,7 @@ RowPresets row_presets_of(const MatrixArgs& args, const MatrixCatalog& catalog) 
     row_presets = catalog.preset_names;
     if (row_presets.empty()) throw UsageError("--presets all: the scenarios' model has no presets");
   } else if (!args.presets.empty()) {
-    for (const std::string& n : split_values(args.presets)) {
+    for (const std::string& n : split_vary_values(args.presets)) {
       check_preset(catalog, n, "--presets");
       row_presets.push_back(n);
     }
@@ -236,7 +237,7 @@ std::vector<Vary> varies_of(const std::vector<std::string>& vary) {
       throw UsageError("--vary '" + v +
                        "': expected PATH=A,B,..., e.g. "
                        "exploration.max_preemptions=1,2");
-    varies.push_back({v.substr(0, eq), split_values(v.substr(eq + 1))});
+    varies.push_back({v.substr(0, eq), split_vary_values(v.substr(eq + 1))});
   }
   return varies;
 }
