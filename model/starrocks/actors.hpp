@@ -31,9 +31,10 @@ void kill_task_run(Actor& a, World& w, int t);
 void task_run(Actor& a, World& w, int t);
 /// A sync run's caller: Y1..Y4 (task_run.cpp).
 void sync_submit(Actor& a, World& w, int t);
-/// A CN tablet sink of run t's insert into `table` on CN `cn`: N2..N4 (tablet_sink.cpp).
+/// A CN tablet sink of run t's insert into `table` on CN `cn`: N2..N4 (tablet_sink.cpp); in a
+/// timed world its load lasts `load` up to its finish.
 void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
-                 const std::string& name);
+                 const std::string& name, const Duration& load);
 /// Client session c: U1..U4b (client_session.cpp).
 void client_session(Actor& a, World& w, int c);
 /// Follower `fe`'s journal replayer: R1, R2 (journal_replayer.cpp).

@@ -64,6 +64,7 @@ void client_session(Actor& a, World& w, int c) {
   const std::string session = cc.name;
   ClientLocals l;
   a.declare_locals(l);
+  w.lasts_by_default(a, Work::kStatement);
   if (cc.existing == ClientStart::kAlive) {
     end_session(a, w, c, l);
     return;

@@ -3,11 +3,14 @@
 // scenario.hpp; the properties and coverage goals it can report are in properties.hpp.
 #pragma once
 
+#include "explorer/timing.hpp"
+#include "model/starrocks/durations.hpp"
 #include "model/starrocks/policy.hpp"
 #include "model/starrocks/properties.hpp"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +62,25 @@ struct TaskRunConfig {
   /// The iteration (1..iterations) whose insert adds no rows: the recursion of each staging table
   /// stops after it (affected rows <= 0); 0 = every iteration adds rows.
   int empty_iteration = 0;
+  /// Timed scenarios (TimingConfig): how long the anchor insert and each iteration insert load on
+  /// a CN (anchor_insert_s, iteration_s: workload parameters).
+  Duration anchor_insert = work_fact(Work::kAnchorInsert).duration;
+  Duration iteration = work_fact(Work::kIteration).duration;
+};
+
+/// The scenario section "timing": present, the world is timed (model/starrocks/durations.hpp).
+struct TimingConfig {
+  bool on = false;
+  /// The cleaner's fixed delay (cleaner_interval_s; Daemon's 30 s default).
+  Micros cleaner_interval = work_fact(Work::kCleanerInterval).duration.min;
+  /// When the cleaner's first pass starts (cleaner_phase_s); nullopt: free in [0, interval).
+  std::optional<Micros> cleaner_phase;
+  /// Task runs started an hour in the cluster (task_runs_per_hour): a simulation's rate per
+  /// hour; 0: not given.
+  double task_runs_per_hour = 0;
+  /// The wall-clock time of the origin (wall_clock: "yyyy-MM-dd HH:mm:ss.SSS+hh:mm"), for traces
+  /// printed as fe.log prints times; nullopt: none.
+  std::optional<WallClock> wall_clock;
 };
 
 /// When a client session began: in the scenario (its actor runs U1..U3), or before the first
@@ -98,6 +120,7 @@ struct WorldConfig {
   ClusterConfig cluster;
   ActorsConfig actors;
   Policy policy;
+  TimingConfig timing;
   std::string preset{kDefaultPreset};  ///< informational: the preset the policy started from
 };
 

@@ -27,6 +27,7 @@ struct ReplayerLocals {
 void journal_replayer(Actor& a, World& w, int fe) {
   ReplayerLocals l;
   a.declare_locals(l);
+  w.lasts_by_default(a, Work::kReplayLag);
   const std::vector<JournalEntry>& journal = w.journal.entries();
   int expected = 0;
   for (const auto& cc : w.cfg.actors.clients)  // the creations before the scenario are replayed

@@ -160,6 +160,7 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
     w.journal.add_append(d2, session);
     w.observe_owner(d2, session);
     a.step(d2);
+    w.lasts(a, Work::kCatalogWrite);
     TableInfo& info = w.cat.info(id);
     // Database.dropTemporaryTable with IF EXISTS returns before anything can throw when the table
     // is gone; on a present table the hypothetical variant explores a DdlException.
@@ -218,6 +219,7 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
   for (const std::string& key : w.cat.keys_of(session))
     add(d4, w.cat.read_table(key));
   a.step(d4);
+  w.lasts(a, Work::kCatalogWrite);
   // The cleaner's own job (testNormal's assertion): a session the pass found dead has no table
   // left in CAT once its D4 ran. Checked after D4's own checks, so that a table D4 leaves
   // untracked is reported as such first.

@@ -6,6 +6,9 @@
 #include "model/starrocks/spawn_plan.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace interleave::model {
@@ -81,9 +84,118 @@ ClusterConfig parse_cluster(const JsonReader& r) {
   return c;
 }
 
-TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
+// The longest duration a timing key takes, in seconds (a year).
+constexpr double kMaxSeconds = 366.0 * 24 * 3600;
+
+Micros micros_of(double seconds_value) {
+  return static_cast<Micros>(std::llround(seconds_value * 1e6));
+}
+
+// A duration in seconds: a number (exactly that long), or a law, e.g. {"law": "uniform",
+// "min": 5, "max": 25}, {"law": "normal", "mean": 15, "sd": 3}, {"law": "lognormal", "median":
+// 15, "sigma": 0.5}, {"law": "exponential", "mean": 15}; "min" and "max" bound every law (the
+// exhaustive timed search uses only them: a law without them ranges over [0, forever)).
+Duration read_duration_s(const JsonReader& r) {
+  if (r.json().is_number()) return Duration::exactly(micros_of(r.as_number(0, kMaxSeconds)));
+  if (!r.json().is_object())
+    r.fail("expected a number of seconds or a law such as {\"law\": \"uniform\", \"min\": 5, "
+           "\"max\": 25}, got " + json_type_name(r.json()));
+  const std::string law = r.at("law").as_enum({"uniform", "normal", "lognormal", "exponential"});
+  Duration d{0, kForever, Law{}};
+  auto bound = [&](const char* key, Micros fallback) {
+    return r.has(key) ? micros_of(r.at(key).as_number(0, kMaxSeconds)) : fallback;
+  };
+  if (law == "uniform") {
+    r.expect_keys({"law", "min", "max"});
+    d.min = micros_of(r.at("min").as_number(0, kMaxSeconds));
+    d.max = micros_of(r.at("max").as_number(0, kMaxSeconds));
+    d.law = {Law::Kind::kUniform, static_cast<double>(d.min), static_cast<double>(d.max)};
+  } else if (law == "normal") {
+    r.expect_keys({"law", "mean", "sd", "min", "max"});
+    const double mean = r.at("mean").as_number(0, kMaxSeconds) * 1e6;
+    const double sd = r.at("sd").as_number(1e-6, kMaxSeconds) * 1e6;
+    d.min = bound("min", 0);
+    d.max = bound("max", kForever);
+    d.law = {Law::Kind::kNormal, mean, sd};
+  } else if (law == "lognormal") {
+    r.expect_keys({"law", "median", "sigma", "min", "max"});
+    const double median = r.at("median").as_number(1e-6, kMaxSeconds) * 1e6;
+    const double sigma = r.at("sigma").as_number(1e-6, 10);
+    d.min = bound("min", 0);
+    d.max = bound("max", kForever);
+    d.law = {Law::Kind::kLognormal, std::log(median), sigma};
+  } else {
+    r.expect_keys({"law", "mean", "min", "max"});
+    const double mean = r.at("mean").as_number(1e-6, kMaxSeconds) * 1e6;
+    d.min = bound("min", 0);
+    d.max = bound("max", kForever);
+    d.law = {Law::Kind::kExponential, mean, 0};
+  }
+  if (d.max < d.min)
+    r.fail("the law's min (" + format_seconds(d.min) + ") is above its max (" +
+           format_seconds(d.max) + ")");
+  return d;
+}
+
+// "2026-05-07 05:10:00.000+08:00" (or "Z"): fe.log's time format, as the origin of a timed
+// scenario's traces.
+WallClock read_wall_clock(const JsonReader& r) {
+  const std::string text = r.as_string();
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0, ms = 0, n = 0;
+  const bool ok = std::sscanf(text.c_str(), "%4d-%2d-%2d %2d:%2d:%2d.%3d%n", &y, &mo, &d, &h, &mi,
+                              &sec, &ms, &n) == 7;
+  int offset = 0;
+  bool zone = false;
+  if (ok && static_cast<std::size_t>(n) < text.size()) {
+    const std::string rest = text.substr(static_cast<std::size_t>(n));
+    int oh = 0, om = 0;
+    if (rest == "Z") {
+      zone = true;
+    } else if ((rest[0] == '+' || rest[0] == '-') && rest.size() == 6 &&
+               std::sscanf(rest.c_str() + 1, "%2d:%2d", &oh, &om) == 2 && oh <= 14 && om < 60) {
+      zone = true;
+      offset = (rest[0] == '-' ? -1 : 1) * (oh * 60 + om);
+    }
+  }
+  const std::chrono::year_month_day ymd{std::chrono::year(y), std::chrono::month(static_cast<unsigned>(mo)),
+                                        std::chrono::day(static_cast<unsigned>(d))};
+  if (!ok || !zone || !ymd.ok() || y < 1970 || y > 9999 || h > 23 || mi > 59 || sec > 59)
+    r.fail("expected a time as fe.log prints it, \"yyyy-MM-dd HH:mm:ss.SSS+hh:mm\" (or Z), got '" +
+           text + "'");
+  const auto days = std::chrono::sys_days(ymd).time_since_epoch().count();
+  WallClock w;
+  w.utc_offset_minutes = offset;
+  w.epoch_us = ((static_cast<std::int64_t>(days) * 24 + h) * 3600 + mi * 60 + sec) * 1'000'000 +
+               ms * 1000 - static_cast<std::int64_t>(offset) * 60 * 1'000'000;
+  return w;
+}
+
+TimingConfig parse_timing(const JsonReader& r) {
+  r.expect_keys({"cleaner_interval_s", "cleaner_phase_s", "task_runs_per_hour", "wall_clock"});
+  TimingConfig t;
+  t.on = true;
+  if (auto i = r.find("cleaner_interval_s")) t.cleaner_interval = micros_of(i->as_number(1e-3, 86'400));
+  if (auto p = r.find("cleaner_phase_s")) {
+    if (p->json().is_string()) {
+      p->as_enum({"free"});
+    } else {
+      const double phase = p->as_number(0, 86'400);
+      if (micros_of(phase) >= t.cleaner_interval)
+        p->fail("the phase (" + format_seconds(micros_of(phase)) +
+                ") must be below the cleaner's interval (" + format_seconds(t.cleaner_interval) +
+                "): a pass comes once per interval");
+      t.cleaner_phase = micros_of(phase);
+    }
+  }
+  t.task_runs_per_hour = r.number_or("task_runs_per_hour", 0, 0, 1e9);
+  if (auto w = r.find("wall_clock")) t.wall_clock = read_wall_clock(*w);
+  return t;
+}
+
+TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index, bool timed) {
   r.expect_keys({"name", "sync", "iterations", "recursive_cte_max_depth", "retries", "kill",
-                 "tablet_rows", "finalize_temporal_table", "staging_tables", "empty_iteration"});
+                 "tablet_rows", "finalize_temporal_table", "staging_tables", "empty_iteration",
+                 "anchor_insert_s", "iteration_s"});
   TaskRunConfig t;
   t.name = r.has("name") ? read_name(r.at("name")) : "t" + std::to_string(index + 1);
   t.sync = r.bool_or("sync", false);
@@ -118,6 +230,14 @@ TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index) {
         .fail("iteration " + std::to_string(t.empty_iteration) +
               " cannot add no rows: the run has " + std::to_string(t.iterations) +
               " iteration inserts (/actors/task_runs/" + std::to_string(index) + "/iterations)");
+  for (const char* key : {"anchor_insert_s", "iteration_s"})
+    if (auto k = r.find(key)) {
+      if (!timed)
+        k->fail("a duration needs the scenario section \"timing\": without it the scenario is "
+                "untimed (add \"timing\": {} for the defaults)");
+      (std::string_view(key) == "anchor_insert_s" ? t.anchor_insert : t.iteration) =
+          read_duration_s(*k);
+    }
   return t;
 }
 
@@ -148,7 +268,7 @@ ClientConfig parse_client(const JsonReader& r, std::size_t index, const ClusterC
   return c;
 }
 
-ActorsConfig parse_actors(const JsonReader& r, const ClusterConfig& cluster) {
+ActorsConfig parse_actors(const JsonReader& r, const ClusterConfig& cluster, bool timed) {
   r.expect_keys({"cleaner", "task_runs", "clients"});
   ActorsConfig a;
   if (auto c = r.find("cleaner")) {
@@ -168,7 +288,7 @@ ActorsConfig parse_actors(const JsonReader& r, const ClusterConfig& cluster) {
       tr->fail("at most " + std::to_string(kMaxActors) +
                " task runs (the engine's actor limit), got " + std::to_string(items.size()));
     for (std::size_t i = 0; i < items.size(); ++i) {
-      a.task_runs.push_back(parse_task_run(items[i], i));
+      a.task_runs.push_back(parse_task_run(items[i], i, timed));
       unique(items[i].has("name") ? items[i].at("name") : items[i], a.task_runs.back().name);
     }
   }
@@ -192,7 +312,8 @@ WorldConfig parse_world(const nlohmann::json& scenario, const std::string& file)
   if (!scenario.is_object()) root.fail("expected an object, got " + json_type_name(scenario));
   WorldConfig w;
   if (auto c = root.find("cluster")) w.cluster = parse_cluster(*c);
-  if (auto a = root.find("actors")) w.actors = parse_actors(*a, w.cluster);
+  if (auto t = root.find("timing")) w.timing = parse_timing(*t);
+  if (auto a = root.find("actors")) w.actors = parse_actors(*a, w.cluster, w.timing.on);
   if (auto p = root.find("policy")) w.policy = parse_policy(*p, w.preset);
   const std::size_t bound = actor_bound(w);
   if (bound > kMaxActors)
@@ -216,8 +337,23 @@ nlohmann::json model_catalog() {
                          {"follows", follows},
                          {"policy", policy_to_json(p.policy)}});
   }
+  nlohmann::json durations = nlohmann::json::array();
+  for (const WorkFact& f : work_facts())
+    durations.push_back({{"work", f.key},
+                         {"what", f.what},
+                         {"min_s", format_seconds(f.duration.min)},
+                         {"max_s", f.duration.max == kForever ? "forever"
+                                                               : format_seconds(f.duration.max)},
+                         {"basis", f.basis}});
+  const nlohmann::json timing{
+      {"keys",
+       {"timing.cleaner_interval_s (default 30)", "timing.cleaner_phase_s (a number or 'free', "
+        "the default)", "timing.task_runs_per_hour", "timing.wall_clock",
+        "actors.task_runs[].anchor_insert_s", "actors.task_runs[].iteration_s"}},
+      {"durations", durations}};
   return {{"model", "starrocks-temp-tables"},
-          {"sections", {"cluster", "actors", "policy"}},
+          {"sections", {"cluster", "actors", "policy", "timing"}},
+          {"timing", timing},
           {"default_preset", kDefaultPreset},
           {"presets", presets_j},
           {"knobs", knob_catalog()},

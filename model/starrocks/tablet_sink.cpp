@@ -71,7 +71,7 @@ bool schema_lookup(Actor& a, World& w, int t, int table, int cn, long long txn, 
 }  // namespace
 
 void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
-                 const std::string& name) {
+                 const std::string& name, const Duration& load) {
   struct Locals {
     bool rows = false;
     bool built = false;
@@ -82,11 +82,16 @@ void tablet_sink(Actor& a, World& w, int t, int table, int cn, long long txn,
   // Opening the tablet touches nothing shared: it is no step of its own (the lookup notes it).
   l.rows = w.tablets_get_rows(t);
   const bool rows = l.rows;
+  // Timed: the load lasts `load` up to the finish (N3); with rows the first chunk (N2) comes
+  // first, a sink's moment after its open.
+  w.lasts_by_default(a, Work::kSinkFinish);
+  w.lasts(a, rows ? work_fact(Work::kSinkFinish).duration : load);
   bool& built = l.built;
   bool& ok = l.ok;
   if (rows) {
     ok = schema_lookup(a, w, t, table, cn, txn, "N2", rows, name);
     built = ok;
+    w.lasts(a, load);
   }
   if (ok) {
     if (built) {

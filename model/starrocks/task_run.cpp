@@ -76,8 +76,9 @@ bool insert(Actor& a, World& w, int t, int attempt, const std::string& session, 
   for (int cn = 0; cn < cns; ++cn) {
     const std::string& sink =
         w.plan.tablet_sink(t, attempt, (group - 1) * (1 + w.task_cfg(t).iterations) + level, cn);
-    a.spawn(sink, [&w, t, table, cn, txn, &sink](Actor& s) {
-      tablet_sink(s, w, t, table, cn, txn, sink);
+    const Duration& load = level == 0 ? w.task_cfg(t).anchor_insert : w.task_cfg(t).iteration;
+    a.spawn(sink, [&w, t, table, cn, txn, &sink, &load](Actor& s) {
+      tablet_sink(s, w, t, table, cn, txn, sink, load);
     });
   }
   World::note(a, [&] {
@@ -318,6 +319,10 @@ void task_run(Actor& a, World& w, int t) {
   const TaskRunConfig& tc = w.task_cfg(t);
   TaskRunLocals l;
   a.declare_locals(l);
+  // Timed: the executor's thread starts (from S2a), then each statement takes the FE's time; the
+  // inserts' loads are the sinks' (their start work).
+  w.lasts(a, Work::kThreadStart);
+  w.lasts_by_default(a, Work::kStatement);
   for (l.attempt = 1; l.attempt <= 1 + tc.retries; ++l.attempt) {
     const std::string session = begin_attempt(a, w, t, l);
     prepare_recursive_ctes(a, w, t, session, l);
@@ -332,6 +337,7 @@ void task_run(Actor& a, World& w, int t) {
 
 void sync_submit(Actor& a, World& w, int t) {
   a.declare_no_locals();
+  w.lasts_by_default(a, Work::kStatement);
   TaskRunScheduler& sched = w.scheduler;
   a.step("Y1", {sched.update_pend()});
   sched.pending().push_back(t);

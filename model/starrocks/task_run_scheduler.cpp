@@ -37,9 +37,12 @@ void task_run_scheduler(Actor& a, World& w) {
   const std::size_t n = w.cfg.actors.task_runs.size();
   DispatcherLocals l;
   a.declare_locals(l);
+  w.lasts_by_default(a, Work::kDispatch);
   std::vector<int>& dispatched = l.dispatched;
   auto start = [&](int t) {
     sched.task(t).executor = a.spawn(w.plan.task_run(t), [&w, t](Actor& e) { task_run(e, w, t); });
+    // Handing the executor to its thread: the dispatcher goes on as soon as it is submitted.
+    w.lasts(a, Work::kThreadStart);
     World::note(a, [&] { return "start the executor of task run " + w.task_cfg(t).name; });
   };
   auto journal_running = [&](int t) {
@@ -100,6 +103,7 @@ void task_run_scheduler(Actor& a, World& w) {
 
 void kill_task_run(Actor& a, World& w, int t) {
   a.declare_no_locals();
+  w.lasts_by_default(a, Work::kStatement);
   TaskRunScheduler& sched = w.scheduler;
   const bool force = w.task_cfg(t).kill == KillMode::kForce;
   // A graceful kill only reads RUN (to find the run there).

@@ -121,6 +121,7 @@ bool c2_list_sessions(Actor& a, World& w, bool sweep, PassLocals& pl, int& faile
         add(c2, w.ttm.read_row(w.client_cfg(static_cast<int>(c)).name));
       }
     a.step("C2", c2);
+    w.lasts(a, Work::kListSessionsRpc);
     const auto& unreachable = w.cfg.cluster.unreachable_frontends;
     const auto& down_fes = w.cfg.cluster.down_frontends;
     const bool may_fail =
@@ -248,9 +249,17 @@ void temporary_table_cleaner(Actor& a, World& w) {
   const CleanerConfig& cc = w.cfg.actors.cleaner;
   CleanerLocals l(w);
   a.declare_locals(l);
+  // Timed: the first pass starts at the daemon's phase (given, or free in [0, interval)), each
+  // next one an interval after the previous pass ends (Daemon: a fixed delay); the pass's own
+  // steps are the leader's memory but for the RPCs of C2 and the drops.
+  const TimingConfig& tc = w.cfg.timing;
+  w.lasts(a, tc.cleaner_phase ? Duration::exactly(*tc.cleaner_phase)
+                              : Duration::free_phase(tc.cleaner_interval));
+  w.lasts_by_default(a, Work::kCleanerLocal);
   for (l.pass = 1; l.pass <= cc.passes; ++l.pass) {
     pass(a, w, l.pass, false, l.p);
     l.p = PassLocals{};
+    if (l.pass < cc.passes || cc.sweep) w.lasts(a, Duration::exactly(tc.cleaner_interval));
   }
   if (!cc.sweep) return;
   // The daemon keeps running: its next pass after every owner has ended is the sweep pass. The

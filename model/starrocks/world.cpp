@@ -110,6 +110,7 @@ void World::setup() {
       if (cc.frontend != 0) ttm.replay_create(cc.frontend, cc.name, id, clocks);
     }
   }
+  if (cfg.timing.wall_clock) ex.wall_clock(*cfg.timing.wall_clock);
   // Async task runs were submitted before the scenario starts: they wait in PEND.
   for (std::size_t t = 0; t < cfg.actors.task_runs.size(); ++t)
     if (!cfg.actors.task_runs[t].sync) scheduler.pending().push_back(static_cast<int>(t));
@@ -196,7 +197,9 @@ Program make_program(const WorldConfig& config) {
 }
 
 ModelInstance make_instance(const WorldConfig& config) {
-  return ModelInstance{make_program(config), invariant_names(), coverage_goal_names()};
+  ModelInstance m{make_program(config), invariant_names(), coverage_goal_names()};
+  m.runs_per_hour = config.timing.task_runs_per_hour;
+  return m;
 }
 
 }  // namespace interleave::model

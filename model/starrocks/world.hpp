@@ -55,6 +55,16 @@ struct World {
     return cfg.actors.clients[static_cast<std::size_t>(c)];
   }
   std::string owner_text(const std::string& session) const;
+  /// Timed worlds (the scenario's "timing" section; durations.hpp): the work after the current
+  /// step (before the first one, if none was taken) lasts `d`, or `w`'s duration; an actor whose
+  /// steps mostly do one kind of work says so once (lasts_by_default). Nothing when untimed.
+  void lasts(Actor& a, const Duration& d) const {
+    if (cfg.timing.on) a.lasts(d);
+  }
+  void lasts(Actor& a, Work w) const { lasts(a, work_fact(w).duration); }
+  void lasts_by_default(Actor& a, Work w) const {
+    if (cfg.timing.on) a.lasts_by_default(work_fact(w).duration);
+  }
 
   /// The state fingerprint's shared part (explorer/fingerprint.hpp), registered by setup(): the
   /// components, the ghost bookkeeping and the world's fields that decide what follows. Left

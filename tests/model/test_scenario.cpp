@@ -1,5 +1,5 @@
-// The model's scenario sections ("cluster", "actors", "policy"), its driver and its catalog: every
-// error names the file and the JSON path.
+// The model's scenario sections ("cluster", "actors", "policy", "timing"), its driver and its
+// catalog: every error names the file and the JSON path.
 #include "explorer/input_error.hpp"
 #include "model/register.hpp"
 #include "model/starrocks/scenario.hpp"
@@ -180,7 +180,7 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
   register_models(registry);
   const ModelDriver* d = registry.find("starrocks-temp-tables");
   REQUIRE(d != nullptr);
-  CHECK(d->sections() == std::vector<std::string>{"cluster", "actors", "policy"});
+  CHECK(d->sections() == std::vector<std::string>{"cluster", "actors", "policy", "timing"});
   const json s = {{"actors", {{"clients", {{{"name", "c1"}}}}}}};
   const ModelInstance m = d->instantiate(s, "s.json");
   CHECK(m.invariants == invariant_names());
@@ -227,9 +227,13 @@ TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser ac
                  .at("properties")
                  .at("task_runs")
                  .at("items")
-                 .at("properties")) == V{"empty_iteration", "finalize_temporal_table", "iterations",
+                 .at("properties")) == V{"anchor_insert_s", "empty_iteration",
+                                         "finalize_temporal_table", "iteration_s", "iterations",
                                          "kill", "name", "recursive_cte_max_depth", "retries",
                                          "staging_tables", "sync", "tablet_rows"});
+  CHECK(keys(defs.at("timing").at("properties")) ==
+        V{"cleaner_interval_s", "cleaner_phase_s", "task_runs_per_hour", "wall_clock"});
+  CHECK(keys(schema.at("properties")) == V{"actors", "cluster", "policy", "timing"});
   std::vector<std::string> names;
   for (const Preset& p : presets())
     names.push_back(p.name);
@@ -265,4 +269,70 @@ TEST_CASE("scenario: the recursive-CTE knobs of a task run, with exact errors", 
   CHECK(error_of({{"policy", {{"recursive_cte_errors", "warn"}}}}) ==
         "s.json: /policy/recursive_cte_errors: unknown value 'warn'; expected one of 'throw', "
         "'warn_and_continue'");
+}
+
+TEST_CASE("scenario: the timing section, its durations and laws, and their errors",
+          "[scenario][timing]") {
+  CHECK_FALSE(parse_world(json::object(), "s.json").timing.on);
+  const json s = json::parse(R"({
+    "timing": {"cleaner_interval_s": 20, "cleaner_phase_s": 2.5, "task_runs_per_hour": 12,
+               "wall_clock": "2026-05-07 05:10:00.000+08:00"},
+    "actors": {"task_runs": [{"name": "t1", "anchor_insert_s": 18,
+                              "iteration_s": {"law": "uniform", "min": 1, "max": 3}},
+                             {"name": "t2",
+                              "anchor_insert_s": {"law": "normal", "mean": 10, "sd": 2,
+                                                  "max": 20},
+                              "iteration_s": {"law": "lognormal", "median": 4, "sigma": 0.5}},
+                             {"name": "t3",
+                              "anchor_insert_s": {"law": "exponential", "mean": 5}}]}})");
+  const WorldConfig w = parse_world(s, "s.json");
+  CHECK(w.timing.on);
+  CHECK(w.timing.cleaner_interval == seconds(20));
+  CHECK(w.timing.cleaner_phase == std::optional<Micros>(2'500'000));
+  CHECK(w.timing.task_runs_per_hour == 12);
+  REQUIRE(w.timing.wall_clock);
+  CHECK(w.timing.wall_clock->utc_offset_minutes == 480);
+  CHECK(format_wall_clock(*w.timing.wall_clock, 0) == "2026-05-07 05:10:00.000+08:00");
+  const auto& t = w.actors.task_runs;
+  CHECK(t[0].anchor_insert == Duration::exactly(seconds(18)));
+  CHECK(t[0].iteration.min == seconds(1));
+  CHECK(t[0].iteration.max == seconds(3));
+  CHECK(t[0].iteration.law.kind == Law::Kind::kUniform);
+  CHECK(t[1].anchor_insert.law.kind == Law::Kind::kNormal);
+  CHECK(t[1].anchor_insert.max == seconds(20));
+  CHECK(t[1].iteration.law.kind == Law::Kind::kLognormal);
+  CHECK(t[1].iteration.max == kForever);
+  CHECK(t[2].anchor_insert.law.kind == Law::Kind::kExponential);
+  CHECK(t[2].iteration == work_fact(Work::kIteration).duration);  // the default
+  // An empty section: timed, with the defaults (30 s, a free phase).
+  const WorldConfig d = parse_world(json::parse(R"({"timing": {}})"), "s.json");
+  CHECK(d.timing.on);
+  CHECK(d.timing.cleaner_interval == seconds(30));
+  CHECK_FALSE(d.timing.cleaner_phase);
+
+  CHECK(error_of(json::parse(R"({"actors": {"task_runs": [{"anchor_insert_s": 5}]}})")) ==
+        "s.json: /actors/task_runs/0/anchor_insert_s: a duration needs the scenario section "
+        "\"timing\": without it the scenario is untimed (add \"timing\": {} for the defaults)");
+  CHECK(error_of(json::parse(R"({"timing": {"cleaner_phase_s": 30}})")) ==
+        "s.json: /timing/cleaner_phase_s: the phase (30.000s) must be below the cleaner's "
+        "interval (30.000s): a pass comes once per interval");
+  CHECK(error_of(json::parse(R"({"timing": {"cleaner_phase_s": "late"}})"))
+            .starts_with("s.json: /timing/cleaner_phase_s: "));
+  CHECK(error_of(json::parse(R"({"timing": {"interval": 30}})"))
+            .starts_with("s.json: /timing/interval: unknown key 'interval'"));
+  CHECK(error_of(json::parse(R"({"timing": {"wall_clock": "2026-13-07 05:10:00.000Z"}})"))
+            .starts_with("s.json: /timing/wall_clock: expected a time as fe.log prints it"));
+  CHECK(error_of(json::parse(R"({"timing": {}, "actors": {"task_runs": [
+          {"anchor_insert_s": {"law": "uniform", "min": 5, "max": 1}}]}})")) ==
+        "s.json: /actors/task_runs/0/anchor_insert_s: the law's min (5.000s) is above its max "
+        "(1.000s)");
+  CHECK(error_of(json::parse(R"({"timing": {}, "actors": {"task_runs": [
+          {"anchor_insert_s": {"law": "gamma"}}]}})"))
+            .starts_with("s.json: /actors/task_runs/0/anchor_insert_s/law: "));
+  CHECK(error_of(json::parse(R"({"timing": {}, "actors": {"task_runs": [
+          {"anchor_insert_s": -1}]}})"))
+            .starts_with("s.json: /actors/task_runs/0/anchor_insert_s: "));
+  CHECK(error_of(json::parse(R"({"timing": {}, "actors": {"task_runs": [
+          {"anchor_insert_s": {"law": "normal", "mean": 5}}]}})")) ==
+        "s.json: /actors/task_runs/0/anchor_insert_s/sd: missing (required)");
 }

@@ -341,3 +341,20 @@ TEST_CASE("tables: the spawn plan names every actor and bounds them", "[tables][
   CHECK(SpawnPlan(quiet).top_level().empty());
   CHECK(actor_bound(quiet) == 0);
 }
+
+TEST_CASE("tables: docs/model.md lists the timed model's durations of the table", "[tables][docs]") {
+  const std::string doc = read_source("docs/model.md");
+  std::vector<std::string> want;
+  for (const WorkFact& f : work_facts()) {
+    const std::string range = f.duration.min == f.duration.max
+                                  ? format_seconds(f.duration.min)
+                                  : "[" + format_seconds(f.duration.min) + ", " +
+                                        format_seconds(f.duration.max) + "]";
+    want.push_back("| " + code(std::string(f.key)) + " | " + std::string(f.what) + " | " + range +
+                   " | " + std::string(f.basis) + " |");
+  }
+  CHECK(table_rows(doc, "| work | what | default | basis |") == want);
+  // Each kind of work, in the order of the enum.
+  for (std::size_t i = 0; i < work_facts().size(); ++i)
+    CHECK(static_cast<std::size_t>(work_facts()[i].work) == i);
+}
