@@ -212,3 +212,16 @@ TEST_CASE("interrupt: the first signal sets the flag and restores the default ac
   sigaction(SIGINT, nullptr, &after);
   CHECK(after.sa_handler == before.sa_handler);  // restored
 }
+
+TEST_CASE("interrupt: SIGINT stops simulate between runs, with the summary of those that ended",
+          "[interrupt][binary][simulate]") {
+  const Exit r = interrupt_binary(
+      {"simulate", scenario_file("seed-starrocks-4.1.1-timed"), "--runs", "1000000000", "-j", "2"},
+      SIGINT, std::chrono::milliseconds(1500));
+  INFO(r.out << r.err);
+  REQUIRE(r.exited);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.out, Catch::StartsWith("seed-starrocks-4.1.1-timed: ") &&
+                        Catch::Contains(" runs in time order (seed 0), interrupted by SIGINT") &&
+                        Catch::Contains("live_owner_table_dropped"));
+}
