@@ -1,7 +1,10 @@
 // `interleave list`: the models (with their presets, knobs, invariants and coverage goals, as
-// each ModelDriver's catalog describes them), the strategies (from the strategy registry,
+// each ModelDriver's catalog describes them, and the lines their steps log, their
+// log_patterns()), the strategies (from the strategy registry,
 // explorer/strategies/factory.hpp; with --json, each one's summary and parameters too) and the
 // output formats (reports/formats.hpp).
+#include "explorer/log_pattern.hpp"
+#include "explorer/model_driver.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/formats.hpp"
@@ -153,6 +156,21 @@ nlohmann::json portfolio_catalog() {
   return {{"name", kPortfolioName}, {"members", members}};
 }
 
+// The lines a model logs (ModelDriver::log_patterns), as `list` shows them: an empty array for a
+// model that declares none.
+nlohmann::json log_patterns_json(const ModelDriver& d) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const LogPattern& p : d.log_patterns().patterns())
+    out.push_back({{"id", p.id},
+                   {"level", p.level},
+                   {"logger", p.logger},
+                   {"method", p.method},
+                   {"line", p.line},
+                   {"text", p.text},
+                   {"source", p.source}});
+  return out;
+}
+
 }  // namespace
 
 int run_list(const ListArgs& args, const Context& ctx) {
@@ -163,7 +181,8 @@ int run_list(const ListArgs& args, const Context& ctx) {
       models.push_back({{"name", d->name()},
                         {"description", d->description()},
                         {"sections", d->sections()},
-                        {"catalog", d->catalog()}});
+                        {"catalog", d->catalog()},
+                        {"log_patterns", log_patterns_json(*d)}});
     ctx.out << nlohmann::json{{"models", models},
                               {"strategies", strategies},
                               {"default_strategy", kPortfolioName},
@@ -187,6 +206,13 @@ int run_list(const ListArgs& args, const Context& ctx) {
       sections += (sections.empty() ? "" : ", ") + s;
     out += "    scenario sections: " + sections + "\n";
     render(d->catalog(), "    ", out);
+    const auto& patterns = d->log_patterns().patterns();
+    if (!patterns.empty()) {
+      out += "    log patterns (the lines its steps log):\n";
+      for (const LogPattern& p : patterns)
+        out += "      - " + p.id + ": " + p.level + " " + p.logger + ": " + p.text + " (" +
+               p.source + ")\n";
+    }
   }
   out += "strategies:\n";
   for (const auto& s : strategies) {

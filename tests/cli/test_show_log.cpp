@@ -69,3 +69,26 @@ TEST_CASE("show --format log: the seed counterexample's log reads back, every li
   // Deterministic.
   CHECK(run_binary({"show", trace, "--format", "log"}).out == shown.out);
 }
+
+TEST_CASE("list: every model's log patterns, from its table", "[show][log][list]") {
+  const CliResult j = run_binary({"list", "--json"});
+  REQUIRE(j.code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  bool seen = false;
+  for (const nlohmann::json& m : doc["models"]) {
+    if (m["name"] != "starrocks-temp-tables") continue;
+    seen = true;
+    const auto& table = model::starrocks_log_patterns().patterns();
+    REQUIRE(m["log_patterns"].size() == table.size());
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      CHECK(m["log_patterns"][i]["id"] == table[i].id);
+      CHECK(m["log_patterns"][i]["text"] == table[i].text);
+      CHECK(m["log_patterns"][i]["source"] == table[i].source);
+    }
+  }
+  CHECK(seen);
+  const CliResult t = run_binary({"list"});
+  REQUIRE(t.code == 0);
+  CHECK_THAT(t.out, Catch::Contains("    log patterns (the lines its steps log):\n      - " +
+                                    model::starrocks_log_patterns().patterns().front().id + ": "));
+}
