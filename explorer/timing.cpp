@@ -121,6 +121,13 @@ bool TimingGraph::distances(std::int32_t target, bool to_target, std::vector<Mic
   // The edges are added step by step: an edge to an earlier step (a minimum) settles in a pass in
   // insertion order, one to a later step (a maximum) in a pass in reverse order, so the passes
   // alternate; any order per round keeps Bellman-Ford's bound.
+  // A negative cycle is found early: after each round that changed something, the nodes' last
+  // improving neighbours (the predecessor graph) are walked, and a cycle among them is a negative
+  // cycle (a cycle of the predecessor graph of Bellman-Ford always has a negative weight), which
+  // usually shows within a few rounds rather than after nodes_ of them.
+  thread_local std::vector<std::int32_t> parent;
+  thread_local std::vector<std::int32_t> seen;
+  parent.assign(static_cast<std::size_t>(nodes_), -1);
   for (std::int32_t round = 0; round < nodes_; ++round) {
     bool changed = false;
     const bool reverse = round % 2 == 1;
@@ -133,10 +140,21 @@ bool TimingGraph::distances(std::int32_t target, bool to_target, std::vector<Mic
       const Micros cand = d[v] + e.w;
       if (cand < d[u]) {
         d[u] = cand;
+        parent[u] = static_cast<std::int32_t>(v);
         changed = true;
       }
     }
     if (!changed) return true;
+    // Walk the predecessor graph from every node; seen[x] is the walk that reached x first.
+    seen.assign(static_cast<std::size_t>(nodes_), -1);
+    for (std::int32_t start = 0; start < nodes_; ++start) {
+      std::int32_t x = start;
+      while (x >= 0 && seen[static_cast<std::size_t>(x)] < 0) {
+        seen[static_cast<std::size_t>(x)] = start;
+        x = parent[static_cast<std::size_t>(x)];
+      }
+      if (x >= 0 && seen[static_cast<std::size_t>(x)] == start) return false;
+    }
   }
   return false;
 }
