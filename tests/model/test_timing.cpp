@@ -93,6 +93,13 @@ TEST_CASE("timed seed: the S2a..S3 window of pr-79339 is possible and rare", "[t
   const ExplorationResult r = test::explore(w, false);
   CHECK(r.timed);
   CHECK(test::counterexample(r, "live_owner_table_dropped") != nullptr);
+  // The model's windows, reported with every timed verdict (over the violating executions that
+  // ran both steps; a step outside a violation's causal past is not constrained by time).
+  REQUIRE(r.windows.count("S2a..S3") == 1);
+  REQUIRE(r.windows.count("C1..C3") == 1);
+  CHECK(r.windows.at("S2a..S3").executions > 0);
+  CHECK(r.windows.at("C1..C3").executions > 0);
+  CHECK(r.windows.at("C1..C3").least >= 1'010);  // a local step and an RPC at least
   // The window is the dispatcher's work from S2a to S3 (a thread submit and a journal write,
   // milliseconds at most) against a 30 s period: of the order of 1e-4 per run, none or a few in
   // 5 000 runs.
