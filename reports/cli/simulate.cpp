@@ -1,5 +1,6 @@
 // `interleave simulate SCENARIO`: how often the scenario's properties fail when its durations are
-// drawn from their laws and its actors run in time order (explorer/simulate.hpp). Per property:
+// drawn from their laws and its actors run in time order (explorer/simulate.hpp; the run layer's
+// reports/run/simulation.hpp loads and runs it). Per property:
 // the runs that violated it and the probability per run with its 95 % Wilson interval, and a rate
 // per hour and per year when the scenario gives how many runs an hour arise. `--vary PATH=A,B,...`
 // repeats the simulation for each value of one scenario key and prints the curve as a table (and
@@ -13,6 +14,7 @@
 #include "reports/cli/progress.hpp"
 #include "reports/run/errors.hpp"
 #include "reports/run/scenario_overrides.hpp"
+#include "reports/run/simulation.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -46,46 +48,7 @@ std::string rate(double x) {
   return fixed(x, x >= 100 ? "%.0f" : (x >= 1e-3 ? "%.3g" : "%.2e"));
 }
 
-struct Point {
-  std::string value;  // the --vary value ("" : none)
-  std::string scenario_name;
-  double runs_per_hour = 0;
-  std::vector<std::string> invariants;
-  SimulationResult result;
-};
-
-json point_json(const Point& p, std::uint64_t seed) {
-  json props = json::object();
-  std::set<std::string> names(p.invariants.begin(), p.invariants.end());
-  for (const auto& [k, n] : p.result.violations)
-    names.insert(k);
-  for (const std::string& name : names) {
-    const auto it = p.result.violations.find(name);
-    const std::uint64_t k = it == p.result.violations.end() ? 0 : it->second;
-    const Proportion w = wilson(k, p.result.runs);
-    json j{{"violations", k},
-           {"probability", {{"estimate", w.estimate}, {"low", w.low}, {"high", w.high}}}};
-    if (p.runs_per_hour > 0)
-      j["per_hour"] = {{"estimate", w.estimate * p.runs_per_hour},
-                       {"low", w.low * p.runs_per_hour},
-                       {"high", w.high * p.runs_per_hour}};
-    props[name] = std::move(j);
-  }
-  json out{{"scenario", p.scenario_name},
-           {"runs", p.result.runs},
-           {"seed", seed},
-           {"timed", p.result.timed},
-           {"completed", p.result.completed},
-           {"deadlocked", p.result.deadlocked},
-           {"cut_by_bound", p.result.cut_by_bound},
-           {"timing_infeasible", p.result.timing_infeasible},
-           {"properties", std::move(props)}};
-  if (p.runs_per_hour > 0) out["runs_per_hour"] = p.runs_per_hour;
-  if (p.result.interrupted) out["interrupted"] = interruption_text();
-  return out;
-}
-
-std::string point_text(const Point& p, std::uint64_t seed, const std::string& file) {
+std::string point_text(const SimulationPoint& p, std::uint64_t seed, const std::string& file) {
   const SimulationResult& r = p.result;
   std::string out = p.scenario_name + ": " + std::to_string(r.runs) + " runs in time order (seed " +
                     std::to_string(seed) + ")" +
@@ -144,9 +107,9 @@ std::string xml(const std::string& raw) {
 
 // The curve of --vary as an SVG plot: one line per property seen, the estimate with its interval
 // as a bar, over the values (evenly spaced, in the order given).
-std::string svg_plot(const std::string& path, const std::vector<Point>& points) {
+std::string svg_plot(const std::string& path, const std::vector<SimulationPoint>& points) {
   std::set<std::string> names;
-  for (const Point& p : points)
+  for (const SimulationPoint& p : points)
     for (const auto& [k, n] : p.result.violations)
       names.insert(k);
   const double w = 640, h = 400, left = 70, right = 200, top = 30, bottom = 50;
@@ -247,7 +210,7 @@ CLI::App* add_simulate(CLI::App& app, SimulateArgs& a) {
 int run_simulate(const SimulateArgs& args, const Context& ctx) {
   // Everything is read and checked before the first run: each --vary value's scenario too.
   std::string vary_path;
-  std::vector<std::string> values{""};
+  std::vector<std::string> values;
   if (!args.vary.empty()) {
     const std::size_t eq = args.vary.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == args.vary.size())
@@ -257,28 +220,22 @@ int run_simulate(const SimulateArgs& args, const Context& ctx) {
   }
   if (!args.svg.empty() && args.vary.empty()) throw UsageError("--svg draws the curve of --vary");
   if (!args.svg.empty()) check_output_file("--svg", args.svg);
-  std::vector<Scenario> scenarios;
-  for (const std::string& v : values) {
-    std::vector<std::string> sets = args.sets;
-    if (!vary_path.empty()) sets.push_back(vary_path + "=" + v);
-    scenarios.push_back(
-        load_scenario(args.scenario, ctx.models, parse_scenario_overrides(args.preset, sets)));
-  }
+  const SimulationPlan plan =
+      plan_simulation(args.scenario, ctx.models, args.preset, args.sets, vary_path, values);
   const unsigned jobs = jobs_of(args.jobs);
-  std::vector<Point> points;
+  std::vector<SimulationPoint> points;
   bool interrupted = false;
-  for (std::size_t i = 0; i < scenarios.size() && !interrupted; ++i) {
-    const Scenario& s = scenarios[i];
+  for (std::size_t i = 0; i < plan.scenarios.size() && !interrupted; ++i) {
+    const Scenario& s = plan.scenarios[i];
     SimulateOptions o;
     o.runs = args.runs;
     o.seed = args.seed;
     o.jobs = jobs;
-    o.max_steps = s.exploration.max_steps;
     o.stop = &interrupt_requested();
     std::optional<ProgressLine> progress;
     if ((ctx.env.progress || ctx.env.progress_lines) && !args.quiet) {
       const double total = static_cast<double>(args.runs);
-      progress.emplace(ctx.err, s.name + (values.size() > 1 ? " " + values[i] : ""),
+      progress.emplace(ctx.err, s.name + (plan.values.size() > 1 ? " " + plan.values[i] : ""),
                        ctx.env.progress ? ProgressLine::Mode::kTerminal
                                         : ProgressLine::Mode::kLines,
                        [total]() -> std::optional<ProgressEstimate> {
@@ -295,25 +252,19 @@ int run_simulate(const SimulateArgs& args, const Context& ctx) {
         progress->update(st);
       };
     }
-    Point p;
-    p.value = values[i];
-    p.scenario_name = s.name;
-    p.runs_per_hour = s.instance.runs_per_hour;
-    p.invariants = s.instance.invariants;
-    p.result = simulate(s.instance.program, o);
+    points.push_back(simulate_scenario(s, plan.values[i], o));
     progress.reset();
-    interrupted = p.result.interrupted;
-    points.push_back(std::move(p));
+    interrupted = points.back().result.interrupted;
   }
   if (args.json) {
     json doc{{"tool_version", ctx.env.tool_version}};
     if (vary_path.empty()) {
-      doc.update(point_json(points.front(), args.seed));
+      doc.update(to_json(points.front(), args.seed, interruption_text()));
     } else {
       doc["vary"] = vary_path;
       json arr = json::array();
-      for (const Point& p : points) {
-        json j = point_json(p, args.seed);
+      for (const SimulationPoint& p : points) {
+        json j = to_json(p, args.seed, interruption_text());
         j["value"] = json::parse(p.value, nullptr, false).is_discarded()
                          ? json(p.value)
                          : json::parse(p.value);
@@ -326,7 +277,7 @@ int run_simulate(const SimulateArgs& args, const Context& ctx) {
     ctx.out << point_text(points.front(), args.seed, args.scenario);
   } else {
     std::set<std::string> names;
-    for (const Point& p : points)
+    for (const SimulationPoint& p : points)
       for (const auto& [k, n] : p.result.violations)
         names.insert(k);
     ctx.out << points.front().scenario_name << ": " << args.runs << " runs per value of "
@@ -336,7 +287,7 @@ int run_simulate(const SimulateArgs& args, const Context& ctx) {
     for (const std::string& n : names)
       head.push_back(n);
     rows.push_back(head);
-    for (const Point& p : points) {
+    for (const SimulationPoint& p : points) {
       std::vector<std::string> row{p.value, std::to_string(p.result.runs)};
       for (const std::string& n : names) {
         const auto it = p.result.violations.find(n);
