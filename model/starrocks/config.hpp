@@ -75,6 +75,9 @@ struct TimingConfig {
   Micros cleaner_interval = work_fact(Work::kCleanerInterval).duration.min;
   /// When the cleaner's first pass starts (cleaner_phase_s); nullopt: free in [0, interval).
   std::optional<Micros> cleaner_phase;
+  /// When the dispatcher first polls PEND (dispatch_phase_s): 0 by default (a run is taken at
+  /// once); nullopt: free in [0, its poll period).
+  std::optional<Micros> dispatch_phase = 0;
   /// Task runs started an hour in the cluster (task_runs_per_hour): a simulation's rate per
   /// hour; 0: not given.
   double task_runs_per_hour = 0;

@@ -29,6 +29,12 @@ const WorkFact kFacts[] = {
     {Work::kDispatch, "dispatch", "the TaskRunScheduler's map updates and journal (S1, S2b, S3)",
      Duration::between(us(100), milliseconds(5)),
      "hypothetical: an order of magnitude (map updates, one journal write), read in no source"},
+    {Work::kDispatchPoll, "dispatch_poll",
+     "the dispatcher's poll period: a run already in PEND waits for the next poll, at the "
+     "scenario's timing.dispatch_phase_s (0 by default, or free in [0, period))",
+     Duration::exactly(seconds(1)),
+     "hypothetical: a poll every second, an order of magnitude; the dispatcher's period was read "
+     "in no StarRocks source at a commit"},
     {Work::kThreadStart, "thread_start",
      "S2a: handing the executor to its thread pool, up to the executor's E1 (the S2a..S3 window "
      "is this plus S2b)",

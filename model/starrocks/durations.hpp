@@ -19,6 +19,7 @@ enum class Work : std::uint8_t {
   kListSessionsRpc,  ///< C2: the listSessions RPC to one FE
   kCatalogWrite,     ///< a catalog or manager change with its journal entry (E2, E6b, D2, ...)
   kDispatch,         ///< the TaskRunScheduler's poll of PEND and its map updates (S1, S2b, S3)
+  kDispatchPoll,     ///< the dispatcher's poll period (a run waits in PEND for the next poll)
   kThreadStart,      ///< S2a: handing the executor to its thread, up to the executor's E1
   kStatement,        ///< an executor or client statement's FE work (E1, E3/E4 planning, E5, U*)
   kAnchorInsert,     ///< the anchor insert's load on a CN, up to its finish (workload)

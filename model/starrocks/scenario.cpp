@@ -171,7 +171,8 @@ WallClock read_wall_clock(const JsonReader& r) {
 }
 
 TimingConfig parse_timing(const JsonReader& r) {
-  r.expect_keys({"cleaner_interval_s", "cleaner_phase_s", "task_runs_per_hour", "wall_clock"});
+  r.expect_keys({"cleaner_interval_s", "cleaner_phase_s", "dispatch_phase_s",
+                 "task_runs_per_hour", "wall_clock"});
   TimingConfig t;
   t.on = true;
   if (auto i = r.find("cleaner_interval_s")) t.cleaner_interval = micros_of(i->as_number(1e-3, 86'400));
@@ -185,6 +186,19 @@ TimingConfig parse_timing(const JsonReader& r) {
                 ") must be below the cleaner's interval (" + format_seconds(t.cleaner_interval) +
                 "): a pass comes once per interval");
       t.cleaner_phase = micros_of(phase);
+    }
+  }
+  if (auto p = r.find("dispatch_phase_s")) {
+    const Micros poll = work_fact(Work::kDispatchPoll).duration.min;
+    if (p->json().is_string()) {
+      p->as_enum({"free"});
+      t.dispatch_phase.reset();
+    } else {
+      const Micros phase = micros_of(p->as_number(0, 86'400));
+      if (phase >= poll)
+        p->fail("the phase (" + format_seconds(phase) +
+                ") must be below the dispatcher's poll period (" + format_seconds(poll) + ")");
+      t.dispatch_phase = phase;
     }
   }
   t.task_runs_per_hour = r.number_or("task_runs_per_hour", 0, 0, 1e9);
@@ -348,7 +362,8 @@ nlohmann::json model_catalog() {
   const nlohmann::json timing{
       {"keys",
        {"timing.cleaner_interval_s (default 30)", "timing.cleaner_phase_s (a number or 'free', "
-        "the default)", "timing.task_runs_per_hour", "timing.wall_clock",
+        "the default)", "timing.dispatch_phase_s (a number, 0 by default, or 'free')",
+        "timing.task_runs_per_hour", "timing.wall_clock",
         "actors.task_runs[].anchor_insert_s", "actors.task_runs[].iteration_s"}},
       {"durations", durations}};
   return {{"model", "starrocks-temp-tables"},

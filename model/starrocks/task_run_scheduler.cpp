@@ -37,6 +37,12 @@ void task_run_scheduler(Actor& a, World& w) {
   const std::size_t n = w.cfg.actors.task_runs.size();
   DispatcherLocals l;
   a.declare_locals(l);
+  // Timed: the first poll of PEND at the dispatcher's phase (a wait: in the exhaustive search only
+  // its minimum binds), then each step's map updates.
+  const TimingConfig& timing = w.cfg.timing;
+  w.lasts(a, timing.dispatch_phase
+                 ? Duration::exactly(*timing.dispatch_phase)
+                 : Duration::free_phase(work_fact(Work::kDispatchPoll).duration.min));
   w.lasts_by_default(a, Work::kDispatch);
   std::vector<int>& dispatched = l.dispatched;
   auto start = [&](int t) {

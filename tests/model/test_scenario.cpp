@@ -232,7 +232,8 @@ TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser ac
                                          "kill", "name", "recursive_cte_max_depth", "retries",
                                          "staging_tables", "sync", "tablet_rows"});
   CHECK(keys(defs.at("timing").at("properties")) ==
-        V{"cleaner_interval_s", "cleaner_phase_s", "task_runs_per_hour", "wall_clock"});
+        V{"cleaner_interval_s", "cleaner_phase_s", "dispatch_phase_s", "task_runs_per_hour",
+          "wall_clock"});
   CHECK(keys(schema.at("properties")) == V{"actors", "cluster", "policy", "timing"});
   std::vector<std::string> names;
   for (const Preset& p : presets())
@@ -309,6 +310,14 @@ TEST_CASE("scenario: the timing section, its durations and laws, and their error
   CHECK(d.timing.on);
   CHECK(d.timing.cleaner_interval == seconds(30));
   CHECK_FALSE(d.timing.cleaner_phase);
+  CHECK(d.timing.dispatch_phase == std::optional<Micros>(0));
+  CHECK_FALSE(parse_world(json::parse(R"({"timing": {"dispatch_phase_s": "free"}})"), "s.json")
+                  .timing.dispatch_phase);
+  CHECK(parse_world(json::parse(R"({"timing": {"dispatch_phase_s": 0.25}})"), "s.json")
+            .timing.dispatch_phase == std::optional<Micros>(250'000));
+  CHECK(error_of(json::parse(R"({"timing": {"dispatch_phase_s": 1}})")) ==
+        "s.json: /timing/dispatch_phase_s: the phase (1.000s) must be below the dispatcher's poll "
+        "period (1.000s)");
 
   CHECK(error_of(json::parse(R"({"actors": {"task_runs": [{"anchor_insert_s": 5}]}})")) ==
         "s.json: /actors/task_runs/0/anchor_insert_s: a duration needs the scenario section "
