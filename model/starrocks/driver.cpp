@@ -20,7 +20,9 @@ class StarRocksTempTablesDriver final : public ModelDriver {
            "cleaner, TaskRunScheduler, recursive-CTE TaskRuns, CN tablet sinks, client sessions, "
            "follower replay";
   }
-  std::vector<std::string> sections() const override { return {"cluster", "actors", "policy", "timing"}; }
+  std::vector<std::string> sections() const override {
+    return {"cluster", "actors", "policy", "timing"};
+  }
   ModelInstance instantiate(const nlohmann::json& scenario,
                             const std::string& file) const override {
     return make_instance(parse_world(scenario, file));

@@ -1,5 +1,6 @@
-// The sections "cluster" and "actors" (the "policy" section is the knob table's, policy.cpp), the
-// actor bound of the engine, and the model's catalog.
+// The sections "cluster", "actors" and "timing" (the "policy" section is the knob table's,
+// policy.cpp; the durations are durations.cpp's), the actor bound of the engine, and the model's
+// catalog.
 #include "model/starrocks/scenario.hpp"
 
 #include "explorer/json_reader.hpp"

@@ -1,5 +1,6 @@
-// Reading the model's scenario sections ("cluster", "actors", "policy") into a WorldConfig, with
-// exact errors (file + JSON path), and the model's catalog (presets, knobs, properties, goals).
+// Reading the model's scenario sections ("cluster", "actors", "policy", "timing") into a
+// WorldConfig, with exact errors (file + JSON path), and the model's catalog (presets, knobs,
+// properties, goals, the timing keys and durations).
 // The JSON format is documented in docs/model.md and
 // model/starrocks/starrocks-temp-tables.schema.json; the "policy" section is read by the knob table
 // (policy.hpp).
