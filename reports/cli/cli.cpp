@@ -38,6 +38,7 @@ const char* const kFooter =
     "  interleave gate scenarios/ --junit gate.xml --report gate-report\n"
     "  interleave estimate scenario.json\n"
     "  interleave simulate scenario.json --runs 20000\n"
+    "  interleave explain scenario.json app.log other.log\n"
     "  interleave merge shard-*.json\n\n"
     "Run 'interleave COMMAND --help' for the options of a command.";
 
@@ -64,6 +65,7 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   EstimateArgs estimate;
   MergeArgs merge;
   SimulateArgs simulate;
+  ExplainArgs explain;
   CLI::App* check_cmd = add_check(app, check);
   CLI::App* replay_cmd = add_replay(app, replay);
   CLI::App* show_cmd = add_show(app, show);
@@ -74,12 +76,13 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   CLI::App* estimate_cmd = add_estimate(app, estimate);
   CLI::App* merge_cmd = add_merge(app, merge);
   CLI::App* simulate_cmd = add_simulate(app, simulate);
+  CLI::App* explain_cmd = add_explain(app, explain);
 
   // An unknown command gets a did-you-mean rather than CLI11's "argument was not expected".
   if (!args.empty() && !args.front().empty() && args.front()[0] != '-') {
     std::vector<std::string> names;
     for (const CLI::App* sub : {check_cmd, replay_cmd, show_cmd, validate_cmd, list_cmd, gate_cmd,
-                                matrix_cmd, estimate_cmd, merge_cmd, simulate_cmd})
+                                matrix_cmd, estimate_cmd, merge_cmd, simulate_cmd, explain_cmd})
       names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), args.front()) == names.end()) {
       ctx.err << "error: unknown command '" << args.front() << "'"
@@ -97,7 +100,8 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   // The commands that search stop cleanly on SIGINT and SIGTERM (reports/cli/interrupt.hpp);
   // the others keep the default action.
   std::optional<InterruptHandlers> interrupts;
-  if (ctx.env.handle_interrupts && (*check_cmd || *gate_cmd || *estimate_cmd || *simulate_cmd))
+  if (ctx.env.handle_interrupts && (*check_cmd || *gate_cmd || *estimate_cmd || *simulate_cmd ||
+                                 *explain_cmd))
     interrupts.emplace();
   if (*check_cmd) return run_check(check, ctx);
   if (*replay_cmd) return run_replay(replay, ctx);
@@ -109,6 +113,7 @@ int dispatch(const std::vector<std::string>& args, const Context& ctx) {
   if (*estimate_cmd) return run_estimate(estimate, ctx);
   if (*merge_cmd) return run_merge(merge, ctx);
   if (*simulate_cmd) return run_simulate(simulate, ctx);
+  if (*explain_cmd) return run_explain(explain, ctx);
   throw std::logic_error("no subcommand selected");
 }
 

@@ -140,6 +140,24 @@ struct SimulateArgs {
 };
 CLI::App* add_simulate(CLI::App& app, SimulateArgs& args);
 int run_simulate(const SimulateArgs& args, const Context& ctx);
+struct ExplainArgs {
+  std::string scenario;
+  std::vector<std::string> logs;
+  double clock_skew_ms = 1000;        ///< --clock-skew MS
+  std::vector<std::string> complete;  ///< --complete LOGGER, repeatable
+  std::vector<std::string> focus;     ///< --focus NAME=VALUE, repeatable
+  std::string strategy = "dpor";      ///< dpor or dfs
+  std::uint64_t max_executions = 0;
+  std::string preset;
+  std::vector<std::string> sets;
+  std::string presets;  ///< --presets A,B,...: under which of them the incident is possible
+  std::string out_dir = "out";
+  bool json = false;
+  bool quiet = false;
+};
+CLI::App* add_explain(CLI::App& app, ExplainArgs& args);
+int run_explain(const ExplainArgs& args, const Context& ctx);
+
 /// The values of --vary PATH=A,B,...: split at the commas outside JSON brackets and quotes.
 std::vector<std::string> split_vary_values(const std::string& text);
 

@@ -82,6 +82,13 @@ class CounterDriver final : public ModelDriver {
     return "workers incrementing a shared counter, with or without a lock";
   }
   std::vector<std::string> sections() const override { return {"counter"}; }
+  /// The note a worker's write step makes ("write counter = 2"), as a logged line.
+  const LogPatternTable& log_patterns() const override {
+    static const LogPatternTable table({LogPattern{
+        "counter_written", "INFO", "Counter", "hypothetical: the note of the test model's write",
+        "write counter = {value:int}", "write", 1}});
+    return table;
+  }
   ModelInstance instantiate(const nlohmann::json& scenario,
                             const std::string& file) const override {
     const JsonReader root(scenario, file);

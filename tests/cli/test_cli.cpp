@@ -154,6 +154,9 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
         "        description: no lock\n"
         "      - name: locked\n"
         "        description: a lock around each increment\n"
+        "    log patterns (the lines its steps log):\n"
+        "      - counter_written: INFO Counter: write counter = {value:int} (hypothetical: the "
+        "note of the test model's write)\n"
         "strategies:\n" +
             [] {
               std::string list;

@@ -17,7 +17,7 @@ using namespace interleave::test;
 namespace {
 
 const std::vector<std::string> kCommands = {"check", "replay", "show", "validate", "list", "gate",
-                                            "matrix", "estimate", "merge"};
+                                            "matrix", "estimate", "merge", "explain"};
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
@@ -120,6 +120,9 @@ TEST_CASE("help: every example in every command's --help runs", "[help]") {
   std::filesystem::create_directories(tmp.path() / "scenarios");
   write_file(tmp / "scenarios/racy.json", scenario_text("racy.json"));
   write_file(tmp / "scenarios/locked.json", scenario_text("locked.json"));
+  // The logs explain's examples read: the counter's writes, in two files.
+  write_file(tmp / "app.log", "00:00:01 write counter = 1\n");
+  write_file(tmp / "other.log", "00:00:02 write counter = 2\n");
   const WorkingDirectory cwd(tmp.path());
   REQUIRE(run_cli({"check", "scenario.json", "--quiet"}).code == 1);
   REQUIRE(std::filesystem::exists(tmp / "out/counter-racy.counter-total.trace.json"));

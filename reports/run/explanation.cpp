@@ -1,0 +1,172 @@
+#include "reports/run/explanation.hpp"
+
+#include "reports/render.hpp"
+#include "reports/run/errors.hpp"
+#include "reports/run/exploration.hpp"
+#include "reports/run/output_files.hpp"
+#include "reports/run/run.hpp"
+#include "reports/run/scenario_overrides.hpp"
+
+namespace interleave::cli {
+
+namespace {
+
+ExplanationPlan plan_for(Scenario scenario, const ModelRegistry& models,
+                         const std::vector<std::string>& logs, const IncidentOptions& options) {
+  ExplanationPlan plan{std::move(scenario), {}, {}};
+  const ModelDriver* driver = models.find(plan.scenario.model);
+  if (driver == nullptr) throw UsageError("no model named '" + plan.scenario.model + "'");
+  plan.patterns = driver->log_patterns().compiled();
+  if (plan.patterns.empty())
+    throw UsageError("the model '" + plan.scenario.model + "' declares no log patterns");
+  std::vector<LogFile> files;
+  for (const std::string& path : logs)
+    files.push_back(read_log_file(path));
+  plan.incident = read_incident(std::move(files), plan.patterns, options);
+  for (const auto& [name, value] : options.focus) {
+    bool carried = false;
+    for (const IncidentLine& l : plan.incident.lines)
+      for (const LogBinding& b : l.values)
+        if (b.first == name && b.second == value) carried = true;
+    if (!carried)
+      throw UsageError("--focus " + name + "=" + value + ": no line of the logs that a pattern " +
+                       "matches carries it");
+  }
+  return plan;
+}
+
+}  // namespace
+
+ExplanationPlan plan_explanation(const std::string& file, const ModelRegistry& models,
+                                 const std::string& preset, const std::vector<std::string>& sets,
+                                 const std::vector<std::string>& logs,
+                                 const IncidentOptions& options) {
+  return plan_for(load_scenario(file, models, parse_scenario_overrides(preset, sets)), models,
+                  logs, options);
+}
+
+ExplanationPlan plan_incident(const Scenario& scenario, const IncidentSpec& incident,
+                              const ModelRegistry& models) {
+  for (std::size_t i = 0; i < incident.logs.size(); ++i)
+    if (!std::filesystem::is_regular_file(incident.logs[i]))
+      throw InputError(scenario.file, incident.path + "/logs/" + std::to_string(i),
+                       "'" + incident.logs[i] + "' is not a readable file");
+  return plan_for(scenario, models, incident.logs, incident.options);
+}
+
+ExplanationRun run_explanation(const ExplanationPlan& plan, ExplainOptions options,
+                               const std::filesystem::path& out_dir,
+                               const std::string& tool_version) {
+  ExplanationRun run;
+  options.max_steps = plan.scenario.exploration.max_steps;
+  run.result = explain_incident(plan.scenario.instance.program, plan.incident, plan.patterns,
+                                options);
+  const std::optional<Explanation>& first = run.result.first;
+  if (first && first->violated) {
+    const ExplorationSettings& settings = plan.scenario.exploration;
+    Explorer explorer(plan.scenario.instance.program, explore_options_for(settings));
+    const Counterexample c = explorer.make_counterexample(first->schedule, *first->violated);
+    Stats stats;
+    stats.executions = run.result.executions;
+    stats.violations[*first->violated] = 1;
+    run.trace = make_trace_document(plan.scenario, settings, options.dfs ? "dfs" : "dpor", c,
+                                    stats, tool_version);
+    if (!out_dir.empty()) {
+      const std::filesystem::path path = out_dir / (plan.scenario.name + ".explanation.trace.json");
+      write_file_atomically(path, reports::render_json(*run.trace));
+      run.trace_file = path.string();
+    }
+  }
+  return run;
+}
+
+namespace {
+
+nlohmann::json steps_json(const ExplanationPlan& plan, const Explanation& e) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const TraceStep& s : e.steps) {
+    nlohmann::json explains = nlohmann::json::array();
+    for (std::size_t r = 0; r < e.step_of.size(); ++r)
+      if (e.step_of[r] == s.index) explains.push_back(plan.incident.where(plan.incident.related[r]));
+    steps.push_back({{"index", s.index},
+                     {"actor", s.actor},
+                     {"label", s.label},
+                     {"what", s.what},
+                     {"explains", std::move(explains)}});
+  }
+  return steps;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ExplanationPlan& plan, const ExplanationRun& run) {
+  using nlohmann::json;
+  const Incident& inc = plan.incident;
+  const ExplainResult& r = run.result;
+  json files = json::array();
+  for (const LogFile& f : inc.files) {
+    json ignored = json::array();
+    for (const IgnoredLogLine& l : f.ignored)
+      ignored.push_back({{"line", l.line}, {"why", l.why}});
+    files.push_back({{"path", f.path},
+                     {"lines", f.lines},
+                     {"records", f.records.size()},
+                     {"ignored", std::move(ignored)}});
+  }
+  json lines = json::array();
+  for (std::size_t i = 0; i < inc.lines.size(); ++i) {
+    json values = json::object();
+    for (const auto& [name, value] : inc.lines[i].values)
+      values[name] = value;
+    lines.push_back({{"where", inc.where(i)},
+                     {"pattern", plan.patterns[inc.lines[i].pattern].pattern().id},
+                     {"values", std::move(values)},
+                     {"related", inc.lines[i].related},
+                     {"text", inc.record(i).text}});
+  }
+  json unmatched = json::array();
+  for (const auto& [f, rec] : inc.unmatched)
+    unmatched.push_back(std::filesystem::path(inc.files[f].path).filename().string() + ":" +
+                        std::to_string(inc.files[f].records[rec].line));
+  json order = json::array();
+  for (const std::size_t l : inc.related)
+    order.push_back(inc.where(l));
+  const bool explained = r.explanations > 0;
+  json out{{"scenario", plan.scenario.name},
+           {"files", std::move(files)},
+           {"lines", std::move(lines)},
+           {"unmatched", std::move(unmatched)},
+           {"related", std::move(order)},
+           {"explained", explained},
+           {"complete", r.complete},
+           {"executions", r.executions},
+           {"cut", r.cut},
+           {"explanations", r.explanations},
+           {"at_least", !r.complete}};
+  if (!r.complete) out["incomplete"] = r.incomplete_why;
+  if (explained) {
+    out["steps"] = steps_json(plan, *r.first);
+    out["schedule"] = to_json(r.first->schedule);
+    if (r.first->violated) out["violates"] = *r.first->violated;
+    if (!run.trace_file.empty()) out["trace"] = run.trace_file;
+    json inferred = json::array();
+    for (const InferredStep& s : r.inferred)
+      inferred.push_back({{"actor", s.actor},
+                          {"label", s.label},
+                          {"occurrence", s.occurrence},
+                          {"what", s.what},
+                          {"after", inc.where(inc.related[*s.after_line])},
+                          {"before", inc.where(inc.related[*s.before_line])}});
+    out["inferred"] = std::move(inferred);
+  } else {
+    out["longest_prefix"] = r.longest_prefix;
+    if (r.longest_prefix < inc.related.size()) {
+      const std::size_t l = inc.related[r.longest_prefix];
+      out["first_unexplained"] = {{"where", inc.where(l)}, {"text", inc.record(l).text}};
+    }
+    if (r.closest) out["closest"] = steps_json(plan, *r.closest);
+  }
+  return out;
+}
+
+}  // namespace interleave::cli
