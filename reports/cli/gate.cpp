@@ -4,6 +4,7 @@
 // with the counterexamples, a SARIF log and a summary for the CI run's page, and prints GitHub
 // workflow annotations. Exits 0 only when every scenario meets its expectation.
 #include "reports/cli/commands.hpp"
+#include "reports/run/explanation.hpp"
 #include "reports/run/errors.hpp"
 #include "reports/run/expectation.hpp"
 #include "reports/cli/interrupt.hpp"
@@ -161,12 +162,67 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
 
 namespace {
 
-// Before anything runs: impossible strategy parameters and a decomposition the model refuses.
-void check_runnable(const std::vector<Scenario>& scenarios) {
+// Before anything runs: impossible strategy parameters, a decomposition the model refuses, and
+// the logs of every incident (read and checked). Returns the incidents' plans, per scenario.
+std::vector<std::vector<ExplanationPlan>> check_runnable(const std::vector<Scenario>& scenarios,
+                                                         const ModelRegistry& models) {
   for (const auto& s : scenarios)
     make_strategy_for(s.exploration);
   for (const auto& s : scenarios)  // a decomposition the model refuses fails before any work
     check_decomposable(s, s.exploration);
+  std::vector<std::vector<ExplanationPlan>> plans(scenarios.size());
+  for (std::size_t i = 0; i < scenarios.size(); ++i)
+    for (const IncidentSpec& incident : scenarios[i].incidents)
+      plans[i].push_back(plan_incident(scenarios[i], incident, models));
+  return plans;
+}
+
+// An incident of a scenario explained and compared with its expectation: a case of its own,
+// named SCENARIO/INCIDENT.
+reports::GateCase incident_case(const Scenario& scenario, const IncidentSpec& incident,
+                                const ExplanationPlan& plan, const std::filesystem::path& out_dir,
+                                const Context& ctx) {
+  reports::GateCase c;
+  c.scenario = scenario.name + "/" + incident.name;
+  c.file = scenario.file;
+  c.expected = incident.expect_explained ? "incident explained" : "incident impossible";
+  ExplainOptions o;
+  o.stop = &interrupt_requested();
+  const auto start = std::chrono::steady_clock::now();
+  const ExplanationRun run = run_explanation(plan, o, out_dir, ctx.env.tool_version);
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const ExplainResult& r = run.result;
+  c.executions = r.executions;
+  if (r.explanations > 0)
+    c.actual = "incident explained (" + std::string(r.complete ? "" : "at least ") +
+               std::to_string(r.explanations) + " explanations)";
+  else if (r.complete)
+    c.actual = "incident impossible";
+  else
+    c.actual = "incident not explained, search incomplete: " + r.incomplete_why;
+  if (r.interrupted && r.explanations == 0) {
+    c.skipped = true;
+    c.failure = "not decided: the search was " + interruption_text();
+  } else if (incident.expect_explained) {
+    c.passed = r.explanations > 0;
+    if (!c.passed && r.longest_prefix < plan.incident.related.size())
+      c.failure = "no execution produces the incident: the first line none produces after the "
+                  "longest prefix is " +
+                  plan.incident.where(plan.incident.related[r.longest_prefix]);
+    else if (!c.passed)
+      c.failure = "no execution produces the incident";
+  } else {
+    c.passed = r.explanations == 0 && r.complete;
+    if (r.explanations > 0)
+      c.failure = "the incident is possible: " + run.trace_file;
+    else if (!r.complete)
+      c.failure = "the search is incomplete: " + r.incomplete_why;
+  }
+  if (!run.trace_file.empty()) {
+    c.counterexample_paths.push_back(run.trace_file);
+    c.traces.push_back(*run.trace);
+  }
+  return c;
 }
 
 // Where the traces go, and every report file with the option that names it.
@@ -258,11 +314,13 @@ reports::GateCase judged_case(const Scenario& scenario, const ScenarioRun& run, 
 }
 
 // Runs every scenario (until an interruption) and judges it: the report's cases and rows.
-void run_cases(const std::vector<Scenario>& scenarios, const GateArgs& args, const Context& ctx,
-               const std::filesystem::path& out_dir, reports::GateReport& report,
-               SummaryRows& rows) {
+void run_cases(const std::vector<Scenario>& scenarios,
+               const std::vector<std::vector<ExplanationPlan>>& incidents, const GateArgs& args,
+               const Context& ctx, const std::filesystem::path& out_dir,
+               reports::GateReport& report, SummaryRows& rows) {
   const unsigned jobs = jobs_of(args.jobs);  // the portfolio's rounds (a split only at split_depth)
-  for (const Scenario& scenario : scenarios) {
+  for (std::size_t index = 0; index < scenarios.size(); ++index) {
+    const Scenario& scenario = scenarios[index];
     if (!report.interrupted.empty()) {  // stopped at the scenario boundary: not run
       reports::GateCase c = not_run_case(scenario, report.interrupted);
       rows.push_back({c.scenario, c.expected, c.actual, "0", seconds_text(0), "not run"});
@@ -287,6 +345,15 @@ void run_cases(const std::vector<Scenario>& scenarios, const GateArgs& args, con
                     seconds_text(c.seconds),
                     c.skipped ? "interrupted" : c.passed ? "pass" : "FAIL"});
     report.cases.push_back(std::move(c));
+    for (std::size_t k = 0; k < scenario.incidents.size() && report.interrupted.empty(); ++k) {
+      reports::GateCase ic =
+          incident_case(scenario, scenario.incidents[k], incidents[index][k], out_dir, ctx);
+      if (ic.skipped) report.interrupted = interruption_text();
+      rows.push_back({ic.scenario, ic.expected, ic.actual, std::to_string(ic.executions),
+                      seconds_text(ic.seconds),
+                      ic.skipped ? "interrupted" : ic.passed ? "pass" : "FAIL"});
+      report.cases.push_back(std::move(ic));
+    }
   }
 }
 
@@ -333,14 +400,14 @@ void write_reports(const reports::GateReport& report, const GateArgs& args) {
 int run_gate(const GateArgs& args, const Context& ctx) {
   // Everything is read and checked before anything runs: bad input writes nothing (exit 2).
   const std::vector<Scenario> scenarios = load_scenarios(args.scenarios, ctx.models);
-  check_runnable(scenarios);
+  const std::vector<std::vector<ExplanationPlan>> incidents = check_runnable(scenarios, ctx.models);
   const GateOutputs outputs = gate_outputs(args);
 
   reports::GateReport report;
   report.tool_version = ctx.env.tool_version;
   report.rules = gate_rules(scenarios, ctx.models);
   SummaryRows rows{{"scenario", "expected", "actual", "executions", "time", "result"}};
-  run_cases(scenarios, args, ctx, outputs.out_dir, report, rows);
+  run_cases(scenarios, incidents, args, ctx, outputs.out_dir, report, rows);
   std::size_t failed = 0;
   std::size_t skipped = 0;
   for (const reports::GateCase& c : report.cases) {

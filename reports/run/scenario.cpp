@@ -12,8 +12,9 @@ using nlohmann::json;
 namespace {
 
 // Envelope keys, in documentation order. "$schema" lets editors find scenario.schema.json.
-const std::vector<std::string> kEnvelopeKeys = {"$schema",     "name",   "description", "model",
-                                                "exploration", "expect", "constraints"};
+const std::vector<std::string> kEnvelopeKeys = {"$schema", "name",   "description", "model",
+                                                "exploration", "expect", "constraints",
+                                                "incidents"};
 const std::vector<std::string> kVerdicts = {"holds", "violation", "incomplete"};
 
 std::string quoted_list(const std::vector<std::string>& items) {
@@ -88,6 +89,48 @@ Expectation expectation_from_json(const JsonReader& r, const ExplorationSettings
               " invariants but the search stops at the first violation; set "
               "/exploration/all_violations to true");
   return e;
+}
+
+// "incidents": [{"name", "logs": [...], "clock_skew_ms", "complete": [...], "focus": {...},
+// "expect": "explained" | "impossible"}]. Paths are relative to the scenario's directory; the
+// files are read when the incident is planned (plan_incident), before any search: a scenario
+// embedded in a trace is read without them.
+std::vector<IncidentSpec> incidents_from_json(const JsonReader& root, const std::string& file) {
+  std::vector<IncidentSpec> out;
+  const std::filesystem::path dir = std::filesystem::path(file).parent_path();
+  for (const JsonReader& item : root.items_or_empty("incidents")) {
+    item.expect_keys({"name", "logs", "clock_skew_ms", "complete", "focus", "expect"});
+    IncidentSpec spec;
+    spec.path = item.path();
+    const JsonReader name = item.at("name");
+    spec.name = name.as_string();
+    if (!valid_name(spec.name))
+      name.fail("'" + spec.name + "' is not a valid incident name: 1 to 128 letters, digits, '.', "
+                "'_' or '-', starting with a letter or a digit");
+    for (const IncidentSpec& other : out)
+      if (other.name == spec.name) name.fail("a second incident named '" + spec.name + "'");
+    const std::vector<JsonReader> logs = item.at("logs").items();
+    if (logs.empty()) item.at("logs").fail("an incident needs at least one log file");
+    for (const JsonReader& log : logs) {
+      const std::string text = log.as_string();
+      if (text.empty()) log.fail("an empty path");
+      spec.logs.push_back((dir / text).string());
+    }
+    spec.options.clock_skew_micros = static_cast<std::int64_t>(
+        item.number_or("clock_skew_ms", 1000, 0, 86'400'000) * 1000);
+    for (const JsonReader& logger : item.items_or_empty("complete"))
+      spec.options.complete.push_back(logger.as_string());
+    if (auto focus = item.find("focus")) {
+      if (!focus->json().is_object()) focus->fail("expected an object of NAME: VALUE");
+      for (const auto& [key, value] : focus->json().items()) {
+        const JsonReader v = focus->at(key);
+        spec.options.focus.emplace_back(key, v.as_string());
+      }
+    }
+    spec.expect_explained = item.at("expect").as_enum({"explained", "impossible"}) == "explained";
+    out.push_back(std::move(spec));
+  }
+  return out;
 }
 
 }  // namespace
@@ -166,6 +209,7 @@ Scenario parse_scenario(const json& document, const std::string& file,
 
   if (auto expect = root.find("expect"))
     s.expect = expectation_from_json(*expect, s.exploration, s.instance);
+  s.incidents = incidents_from_json(root, file);
   return s;
 }
 

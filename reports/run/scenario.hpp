@@ -3,6 +3,8 @@
 // against what the instantiated model can report. See docs/scenario-format.md.
 #pragma once
 
+#include "explorer/explain.hpp"
+
 #include "explorer/explorer.hpp"
 #include "explorer/json_reader.hpp"
 #include "explorer/model_driver.hpp"
@@ -30,6 +32,16 @@ struct Expectation {
 };
 
 /// A scenario read, validated and instantiated: ready to explore.
+/// An incident the scenario's program must explain, or must not: its logs (paths resolved against
+/// the scenario's directory), how to read them, and what is expected (the gate checks it).
+struct IncidentSpec {
+  std::string name;               ///< [A-Za-z0-9._-]+, unique in the scenario
+  std::vector<std::string> logs;  ///< as resolved
+  IncidentOptions options;
+  bool expect_explained = true;   ///< "explained", or "impossible" (a complete search finds none)
+  std::string path;               ///< the JSON path of the entry, for errors
+};
+
 struct Scenario {
   std::string file;         ///< the path it was read from (or a label for an embedded one)
   nlohmann::json document;  ///< the whole document, as read
@@ -44,6 +56,8 @@ struct Scenario {
   /// The command-line options that edited the document (ScenarioOverride::text), in order;
   /// `document` is the edited one.
   std::vector<std::string> overrides;
+  /// "incidents": logs the program must explain or must not (explorer/explain.hpp).
+  std::vector<IncidentSpec> incidents;
 };
 
 /// Validates and instantiates a scenario document. Throws InputError naming `file` and the JSON

@@ -88,7 +88,8 @@ TEST_CASE("malformed, truncated and non-object scenario files", "[scenario][erro
 TEST_CASE("the envelope: unknown keys, wrong types, out of range", "[scenario][errors]") {
   CHECK(check_error(R"({"name": "a", "model": "counter", "counter": {}, "expcet": {}})") ==
         "/expcet: unknown key 'expcet' (did you mean 'expect'?); known keys: '$schema', 'name', "
-        "'description', 'model', 'exploration', 'expect', 'constraints', 'counter'");
+        "'description', 'model', 'exploration', 'expect', 'constraints', 'incidents', "
+          "'counter'");
   CHECK(check_error(R"({"name": "a", "model": "countr", "counter": {}})") ==
         "/model: unknown model 'countr' (did you mean 'counter'?); known models: 'counter'");
   CHECK(check_error(R"({"name": "a", "counter": {}})") ==
