@@ -397,7 +397,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
                                   : static_cast<Strategy&>(dpor);
   Guide guide(inner, buffers, patterns, allowed, options.dfs && !options.filter_only_at_end);
   std::set<std::string> canonical;
-  std::map<std::tuple<std::string, std::string, std::size_t>, InferredAcc> inferred;
+  std::map<std::tuple<std::string, std::string, std::string, std::size_t>, InferredAcc> inferred;
 
   for (;;) {
     if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
@@ -520,13 +520,17 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
     std::vector<char> mapped(n, 0);
     for (std::size_t r = 0; r < k; ++r)
       mapped[lines[em.image()[r]].step] = 1;
-    std::map<std::pair<std::string, std::string>, std::size_t> occurrence;
+    // A step is known across explanations by its actor, label and notes (the notes name the
+    // program's objects: "drop temporary table ... table id 52300"), and which of the alike
+    // steps of its actor it is.
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> occurrence;
     for (std::size_t s = 0; s < n; ++s) {
       const std::string actor = ex.actor(buffers.trace[s].actor).name();
       const std::string label(buffers.trace[s].op.label);
-      const std::size_t occ = ++occurrence[{actor, label}];
+      const std::string what = s < buffers.notes.size() ? buffers.notes[s] : std::string();
+      const std::size_t occ = ++occurrence[{actor, label, what}];
       if (mapped[s]) continue;
-      const auto id = std::make_tuple(actor, label, occ);
+      const auto id = std::make_tuple(actor, label, what, occ);
       std::vector<char> after(k, 0), before(k, 0);
       for (std::size_t r = 0; r < k; ++r) {
         const std::size_t at = lines[em.image()[r]].step;
@@ -542,7 +546,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
         }
         acc.after = after;
         acc.before = before;
-        acc.what = s < buffers.notes.size() ? buffers.notes[s] : "";
+        acc.what = what;
         acc.first_index = s;
       } else {
         for (std::size_t r = 0; r < k; ++r) {
@@ -562,7 +566,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
     InferredStep step;
     step.actor = std::get<0>(id);
     step.label = std::get<1>(id);
-    step.occurrence = std::get<2>(id);
+    step.occurrence = std::get<3>(id);
     step.what = acc.what;
     for (std::size_t r = 0; r < k; ++r) {
       if (acc.after[r]) step.after_line = r;

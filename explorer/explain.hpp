@@ -119,12 +119,13 @@ struct Explanation {
 };
 
 /// A step found in every explanation between two lines of the incident: the steps are matched
-/// across explanations by actor, label and occurrence.
+/// across explanations by actor, label and notes (which name the program's objects), and which
+/// of the actor's alike steps it is.
 struct InferredStep {
   std::string actor;
   std::string label;
-  std::size_t occurrence = 1;
-  std::string what;  ///< the step's notes in the first explanation
+  std::size_t occurrence = 1;  ///< among the actor's steps of that label and notes
+  std::string what;            ///< the step's notes
   /// The latest related line (index into Incident::related) that happens before the step in
   /// every explanation, and the earliest that happens after it; nullopt where none does.
   std::optional<std::size_t> after_line;

@@ -41,7 +41,11 @@ TEST_CASE("explain: the seed's incident is explained under 4.1.1, and its trace 
         std::string::npos);
   CHECK(r.out.find("explained: ") != std::string::npos);
   CHECK(r.out.find("<- seed-4.1.1.fe.log:4") != std::string::npos);
-  CHECK(r.out.find("TemporaryTableCleaner's D2") != std::string::npos);
+  CHECK(r.out.find("TemporaryTableCleaner's D2 (drop temporary table hierarchy_1747372266300") !=
+        std::string::npos);
+  CHECK(r.out.find("falls between seed-4.1.1.fe.log:4 and seed-4.1.1.fe.log:5") !=
+        std::string::npos);
+  CHECK(r.out.find("TaskRun:t1's E3 (anchor INSERT") != std::string::npos);
   const std::string trace = tmp / "out/seed-starrocks-4.1.1.explanation.trace.json";
   REQUIRE(std::filesystem::exists(trace));
   const CliResult replay = run_binary({"replay", trace});
