@@ -80,6 +80,28 @@ Incident read_incident(std::vector<LogFile> files, const std::vector<CompiledLog
       if (!matched) inc.unmatched.emplace_back(f, r);
     }
   }
+  // The identity rules: one `whole` per `part`, over every matched line, files in order.
+  for (const IdentityRule& rule : options.rules) {
+    std::map<std::string, std::pair<std::string, std::size_t>> whole_of;  // part -> whole, line
+    for (std::size_t i = 0; i < inc.lines.size(); ++i) {
+      const std::string* part = nullptr;
+      const std::string* whole = nullptr;
+      for (const LogBinding& b : inc.lines[i].values) {
+        if (b.first == rule.part) part = &b.second;
+        if (b.first == rule.whole) whole = &b.second;
+      }
+      if (part == nullptr || whole == nullptr) continue;
+      const auto [it, fresh] = whole_of.try_emplace(*part, *whole, i);
+      if (fresh || it->second.first == *whole) continue;
+      const IncidentLine& l = inc.lines[i];
+      throw InputError(inc.files[l.file].path,
+                       "line " + std::to_string(inc.record(i).line),
+                       rule.part + " " + *part + " is under " + rule.whole + " " + *whole +
+                           " here and under " + rule.whole + " " + it->second.first + " at " +
+                           inc.where(it->second.second) + ": a " + rule.part +
+                           " belongs to one " + rule.whole);
+    }
+  }
   // Relatedness: from the focus (or the failure lines), to a fixed point.
   std::set<Identity> related_ids(options.focus.begin(), options.focus.end());
   const auto is_complete = [&](const IncidentLine& l) {

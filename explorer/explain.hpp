@@ -66,6 +66,8 @@ struct IncidentOptions {
   std::vector<std::string> complete;
   /// Identities (hole name, value) to start relatedness from, instead of the failure lines.
   std::vector<std::pair<std::string, std::string>> focus;
+  /// The model's identity rules (LogPatternTable::rules): lines that contradict one are bad input.
+  std::vector<IdentityRule> rules;
 };
 
 /// A record of the incident that a pattern matched.
@@ -95,9 +97,9 @@ struct Incident {
   }
 };
 
-/// Reads the incident in `files` against `patterns`. Throws InputError for a file whose
-/// timestamps go back by more than the clock skew (naming the file and line) and for a focus
-/// identity that no matched line carries.
+/// Reads the incident in `files` against `patterns`. Throws InputError naming the file and line
+/// for a file whose timestamps go back by more than the clock skew, and for a matched line that
+/// contradicts an identity rule with an earlier one (a tablet under a second table).
 Incident read_incident(std::vector<LogFile> files, const std::vector<CompiledLogPattern>& patterns,
                        const IncidentOptions& options);
 

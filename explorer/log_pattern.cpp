@@ -192,7 +192,8 @@ std::optional<std::vector<LogBinding>> CompiledLogPattern::match(std::string_vie
   return std::nullopt;
 }
 
-LogPatternTable::LogPatternTable(std::vector<LogPattern> patterns) : patterns_(std::move(patterns)) {
+LogPatternTable::LogPatternTable(std::vector<LogPattern> patterns, std::vector<IdentityRule> rules)
+    : patterns_(std::move(patterns)), rules_(std::move(rules)) {
   for (std::size_t i = 0; i < patterns_.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j)
       if (patterns_[j].id == patterns_[i].id)
@@ -202,6 +203,17 @@ LogPatternTable::LogPatternTable(std::vector<LogPattern> patterns) : patterns_(s
       if (!p.hole && p.literal.find("; ") != std::string::npos)
         throw ProgramError("log pattern '" + patterns_[i].id +
                            "': its text holds \"; \", which separates a step's notes");
+  }
+  for (const IdentityRule& rule : rules_) {
+    for (const std::string* hole : {&rule.part, &rule.whole}) {
+      bool found = false;
+      for (const CompiledLogPattern& p : compiled_)
+        for (const std::string& name : p.hole_names())
+          if (name == *hole) found = true;
+      if (!found)
+        throw ProgramError("identity rule '" + rule.part + "' in '" + rule.whole +
+                           "': no log pattern has a hole '" + *hole + "'");
+    }
   }
 }
 

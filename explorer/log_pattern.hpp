@@ -81,13 +81,23 @@ class CompiledLogPattern {
   std::vector<PatternPiece> pieces_;
 };
 
+/// A fact of the modelled program about its identities: a value of the hole `part` belongs to one
+/// value of the hole `whole` (a tablet to one table, a table to one session). An incident whose
+/// lines give one `part` two `whole`s contradicts itself: bad input (read_incident).
+struct IdentityRule {
+  std::string part;
+  std::string whole;
+};
+
 /// A model's table of log patterns, compiled once: what a model declares (ModelDriver::log_patterns)
-/// and renders its notes from. Construction checks every pattern (ProgramError) and that ids are
-/// unique and no literal text holds "; " (the separator of a step's notes, see logged_lines).
+/// and renders its notes from, with the identity rules its lines obey. Construction checks every
+/// pattern (ProgramError), that ids are unique, that no literal text holds "; " (the separator of
+/// a step's notes, see logged_lines), and that each rule names holes some pattern has.
 class LogPatternTable {
  public:
-  explicit LogPatternTable(std::vector<LogPattern> patterns);
+  explicit LogPatternTable(std::vector<LogPattern> patterns, std::vector<IdentityRule> rules = {});
   const std::vector<LogPattern>& patterns() const { return patterns_; }
+  const std::vector<IdentityRule>& rules() const { return rules_; }
   const std::vector<CompiledLogPattern>& compiled() const { return compiled_; }
   /// The message of the pattern `id` rendered with `values` (ProgramError for an unknown id).
   std::string render(std::string_view id, const std::vector<LogBinding>& values) const;
@@ -95,6 +105,7 @@ class LogPatternTable {
  private:
   std::vector<LogPattern> patterns_;
   std::vector<CompiledLogPattern> compiled_;
+  std::vector<IdentityRule> rules_;
 };
 
 /// Whether `message` is exactly what `pattern` renders with the values it takes: the values when

@@ -76,6 +76,11 @@ const LogPatternTable& starrocks_log_patterns() {
               "Fail to finish write. tablet_id: {tablet:int} txn_id: {txn:int}"),
       pattern(logs::kFailToFinishTablet, "ERROR", "lake_tablets_channel.cpp", "", 613,
               kTabletsChannel, "Fail to finish tablet {tablet:int}"),
+  }, {
+      // A tablet is a shard of one table's partition; a temporary table belongs to the session
+      // that created it (TemporaryTableMgr keys its tables by session).
+      IdentityRule{"tablet", "table"},
+      IdentityRule{"table", "session"},
   });
   return table;
 }

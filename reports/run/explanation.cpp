@@ -22,7 +22,9 @@ ExplanationPlan plan_for(Scenario scenario, const ModelRegistry& models,
   std::vector<LogFile> files;
   for (const std::string& path : logs)
     files.push_back(read_log_file(path));
-  plan.incident = read_incident(std::move(files), plan.patterns, options);
+  IncidentOptions with_rules = options;
+  with_rules.rules = driver->log_patterns().rules();
+  plan.incident = read_incident(std::move(files), plan.patterns, with_rules);
   for (const auto& [name, value] : options.focus) {
     bool carried = false;
     for (const IncidentLine& l : plan.incident.lines)

@@ -97,6 +97,20 @@ TEST_CASE("explain: bad input is refused before any search, naming the file and 
                     "--quiet"})
             .code != 2);
 
+  // One tablet under two tables: the model's identity rule says a tablet belongs to one table.
+  const std::string two = tmp / "two.INFO";
+  write_file(two,
+             "W20250516 05:10:32.004001 140187 table_schema_service.cpp:331] failed to get schema "
+             "db_id: 16061, table_id: 52300, schema_id: 52301, tablet_id: 52305, txn_id: 12920 "
+             "error: Table not exist: table not found, may be dropped\n"
+             "W20250516 05:10:33.004001 140187 table_schema_service.cpp:331] failed to get schema "
+             "db_id: 16061, table_id: 52310, schema_id: 52311, tablet_id: 52305, txn_id: 12921 "
+             "error: Table not exist: table not found, may be dropped\n");
+  const CliResult conflict = run_binary({"explain", kSeed, two, "--out", tmp / "out"});
+  CHECK(conflict.code == 2);
+  CHECK(conflict.err.find("two.INFO: line 2: tablet 52305 is under table 52310 here and under "
+                          "table 52300 at two.INFO:1") != std::string::npos);
+
   const std::string binary = tmp / "binary.log";
   write_file(binary, std::string("05:10:14 a\n\x00\xff\xfe", 14));
   CHECK(run_binary({"explain", kSeed, binary}).code == 2);

@@ -197,3 +197,26 @@ TEST_CASE("explain: values bind one to one: one log id cannot stand for two of t
   CHECK(twice.explanations == 0);
   CHECK(twice.longest_prefix == 1);
 }
+
+TEST_CASE("explain: lines that contradict an identity rule of the model are bad input, naming the "
+          "file and line",
+          "[explain]") {
+  IncidentOptions rules;
+  rules.rules = {IdentityRule{"value", "key"}};  // a value is put under one key
+  CHECK(incident("00:00:01 put key[1] value[10]\n00:00:02 put key[1] value[10]\n", rules)
+            .lines.size() == 2);
+  try {
+    incident("00:00:01 put key[1] value[10]\n00:00:02 put key[2] value[10]\n", rules);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "incident.log");
+    CHECK(e.path() == "line 2");
+    CHECK(e.message() ==
+          "value 10 is under key 2 here and under key 1 at incident.log:1: a value belongs to one "
+          "key");
+  }
+  // A rule must name holes of the table.
+  CHECK_THROWS_AS(LogPatternTable({LogPattern{"p", "INFO", "X", "hypothetical", "a {a:int}", "m", 1}},
+                                  {IdentityRule{"a", "b"}}),
+                  ProgramError);
+}
