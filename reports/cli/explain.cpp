@@ -118,6 +118,9 @@ std::string result_text(const ExplanationPlan& plan, const ExplanationRun& run, 
   const Incident& inc = plan.incident;
   const ExplainResult& r = run.result;
   std::string out;
+  if (inc.related.empty())
+    return "nothing to explain: no matched line is related (no WARN, ERROR or FATAL line matched "
+           "a pattern; --focus NAME=VALUE names an identity to start from)\n";
   if (r.explanations > 0) {
     out += "explained: " + std::string(r.complete ? "" : "at least ") +
            plural(r.explanations, "distinct explanation", "distinct explanations") +
@@ -295,7 +298,8 @@ int run_explain(const ExplainArgs& args, const Context& ctx) {
       ctx.out << incident_text(plans.front()) << result_text(plans.front(), run, dfs)
               << std::flush;
     }
-    if (run.result.explanations > 0) return static_cast<int>(ExitCode::kHolds);
+    if (run.result.explanations > 0 || plans.front().incident.related.empty())
+      return static_cast<int>(ExitCode::kHolds);
     return run.result.complete ? static_cast<int>(ExitCode::kViolation)
                                : static_cast<int>(ExitCode::kIncomplete);
   }
@@ -327,7 +331,9 @@ int run_explain(const ExplainArgs& args, const Context& ctx) {
       const ExplainResult& r = runs[i].result;
       all_complete = all_complete && r.complete;
       std::string verdict =
-          r.explanations > 0
+          runs[i].result.executions == 0 && plans[i].incident.related.empty()
+              ? "nothing to explain: no matched line is related"
+          : r.explanations > 0
               ? "possible: " + std::string(r.complete ? "" : "at least ") +
                     plural(r.explanations, "explanation", "explanations")
               : (r.complete ? "impossible: no execution produces it"

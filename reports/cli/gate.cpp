@@ -193,7 +193,9 @@ reports::GateCase incident_case(const Scenario& scenario, const IncidentSpec& in
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const ExplainResult& r = run.result;
   c.executions = r.executions;
-  if (r.explanations > 0)
+  if (plan.incident.related.empty())
+    c.actual = "nothing to explain (no related line)";
+  else if (r.explanations > 0)
     c.actual = "incident explained (" + std::string(r.complete ? "" : "at least ") +
                std::to_string(r.explanations) + " explanations)";
   else if (r.complete)
@@ -203,6 +205,9 @@ reports::GateCase incident_case(const Scenario& scenario, const IncidentSpec& in
   if (r.interrupted && r.explanations == 0) {
     c.skipped = true;
     c.failure = "not decided: the search was " + interruption_text();
+  } else if (plan.incident.related.empty()) {
+    c.failure = "nothing to explain: no line of the logs is related (no WARN, ERROR or FATAL line "
+                "matched a pattern, and no focus)";
   } else if (incident.expect_explained) {
     c.passed = r.explanations > 0;
     if (!c.passed && r.longest_prefix < plan.incident.related.size())

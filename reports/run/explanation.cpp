@@ -60,6 +60,7 @@ ExplanationRun run_explanation(const ExplanationPlan& plan, ExplainOptions optio
                                const std::filesystem::path& out_dir,
                                const std::string& tool_version) {
   ExplanationRun run;
+  if (plan.incident.related.empty()) return run;  // nothing to explain: no search
   options.max_steps = plan.scenario.exploration.max_steps;
   run.result = explain_incident(plan.scenario.instance.program, plan.incident, plan.patterns,
                                 options);
@@ -146,6 +147,7 @@ nlohmann::json to_json(const ExplanationPlan& plan, const ExplanationRun& run) {
            {"explanations", r.explanations},
            {"at_least", !r.complete}};
   if (!r.complete) out["incomplete"] = r.incomplete_why;
+  if (inc.related.empty()) out["nothing_to_explain"] = true;
   if (explained) {
     out["steps"] = steps_json(plan, *r.first);
     out["schedule"] = to_json(r.first->schedule);

@@ -45,7 +45,8 @@ struct ExplanationRun {
 };
 
 /// Runs the search; writes the first explanation's trace into `out_dir` when it violates a
-/// property (out_dir empty: kept in memory only). The file is NAME.explanation.trace.json.
+/// property (out_dir empty: kept in memory only). The file is NAME.explanation.trace.json. An
+/// incident with no related line has nothing to explain: no search runs (0 executions).
 ExplanationRun run_explanation(const ExplanationPlan& plan, ExplainOptions options,
                                const std::filesystem::path& out_dir,
                                const std::string& tool_version);

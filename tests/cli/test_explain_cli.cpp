@@ -111,6 +111,15 @@ TEST_CASE("explain: bad input is refused before any search, naming the file and 
   CHECK(conflict.err.find("two.INFO: line 2: tablet 52305 is under table 52310 here and under "
                           "table 52300 at two.INFO:1") != std::string::npos);
 
+  // Lines that match but relate to no failure: nothing to explain, said so, no search.
+  const std::string quiet = tmp / "quiet.INFO";
+  write_file(quiet, "I20250516 05:10:14.120345 140021 lake_service.cpp:120] Add shard id: 52305 "
+                    "file path: .../db16061/52300/52302\n");
+  const CliResult nothing = run_binary({"explain", kSeed, quiet, "--out", tmp / "out"});
+  CHECK(nothing.code == 0);
+  CHECK(nothing.out.find("nothing to explain: no matched line is related") != std::string::npos);
+  CHECK(nothing.out.find("explained:") == std::string::npos);
+
   const std::string binary = tmp / "binary.log";
   write_file(binary, std::string("05:10:14 a\n\x00\xff\xfe", 14));
   CHECK(run_binary({"explain", kSeed, binary}).code == 2);
