@@ -1,6 +1,7 @@
 #include "explorer/explain.hpp"
 
 #include "explorer/fiber.hpp"
+#include "explorer/readable_steps.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/replay.hpp"
@@ -48,6 +49,32 @@ std::vector<Identity> identities(const IncidentLine& l, const CompiledLogPattern
     ++v;
   }
   return out;
+}
+
+// The least linearisation of items 0..n-1: repeatedly the item, among those no unplaced item
+// must precede (`before(j, i)`: j must come before i), that `less` puts first (the lower index on
+// ties). Items caught in a cycle of `before` follow by `less`.
+template <class Before, class Less>
+std::vector<std::size_t> least_linearisation(std::size_t n, Before before, Less less) {
+  std::vector<char> placed(n, 0);
+  std::vector<std::size_t> order;
+  for (std::size_t step = 0; step < n; ++step) {
+    std::optional<std::size_t> pick;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (placed[i]) continue;
+      bool ready = true;
+      for (std::size_t j = 0; j < n && ready; ++j)
+        if (!placed[j] && j != i && before(j, i)) ready = false;
+      if (ready && (!pick || less(i, *pick))) pick = i;
+    }
+    if (!pick) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (!placed[i] && (!pick || less(i, *pick))) pick = i;
+    }
+    placed[*pick] = 1;
+    order.push_back(*pick);
+  }
+  return order;
 }
 
 }  // namespace
@@ -145,25 +172,11 @@ Incident read_incident(std::vector<LogFile> files, const std::vector<CompiledLog
   std::vector<std::int64_t> key(k, 0);
   for (std::size_t i = 0; i < k; ++i)
     key[i] = k == 0 ? 0 : micros_between(inc.record(rel[0]).time, inc.record(rel[i]).time);
-  std::vector<char> placed(k, 0);
-  std::vector<std::size_t> order;
-  for (std::size_t n = 0; n < k; ++n) {
-    std::optional<std::size_t> pick;
-    for (std::size_t i = 0; i < k; ++i) {
-      if (placed[i]) continue;
-      bool ready = true;
-      for (std::size_t j = 0; j < k && ready; ++j)
-        if (!placed[j] && j != i && must_precede(rel[j], rel[i])) ready = false;
-      if (!ready) continue;
-      if (!pick || key[i] < key[*pick]) pick = i;  // ties: file then line (rel's order)
-    }
-    if (!pick) {  // a cycle (clocks that contradict the files): the rest by time
-      for (std::size_t i = 0; i < k; ++i)
-        if (!placed[i] && (!pick || key[i] < key[*pick])) pick = i;
-    }
-    placed[*pick] = 1;
-    order.push_back(*pick);
-  }
+  // By time; ties by file then line (rel's order); a cycle (clocks that contradict the files)
+  // by time.
+  const std::vector<std::size_t> order = least_linearisation(
+      k, [&](std::size_t j, std::size_t i) { return must_precede(rel[j], rel[i]); },
+      [&](std::size_t i, std::size_t j) { return key[i] < key[j]; });
   for (const std::size_t i : order)
     inc.related.push_back(rel[i]);
   inc.before.assign(k, std::vector<char>(k, 0));
@@ -475,18 +488,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
         e.schedule.steps.push_back(d.kind == Decision::Kind::kActor
                                        ? ScheduleEntry::run(ex.actor(d.value).name())
                                        : ScheduleEntry::choice(d.value));
-      for (std::size_t i = 0; i < buffers.trace.size(); ++i) {
-        const Event& ev = buffers.trace[i];
-        TraceStep s;
-        s.index = i;
-        s.actor = ex.actor(ev.actor).name();
-        s.label = std::string(ev.op.label);
-        for (const Access& a : ev.op)
-          s.accesses.push_back({ex.object_name(a.object), a.kind});
-        if (i < buffers.notes.size()) s.what = buffers.notes[i];
-        if (ev.hb_pred >= 0) s.after = static_cast<std::size_t>(ev.hb_pred);
-        e.steps.push_back(std::move(s));
-      }
+      e.steps = readable_steps(ex, buffers);
       for (std::size_t r = 0; r < n; ++r)
         e.step_of.push_back(lines[image[r]].step);
       if (ex.violation()) e.violated = ex.violation()->invariant;
@@ -512,26 +514,18 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
     result.longest_prefix = k;
     // The canonical form of the execution's trace: its least linearization by actor name.
     const std::size_t n = buffers.trace.size();
-    std::vector<char> done(n, 0);
+    const auto name_of = [&](std::size_t step) -> const std::string& {
+      return ex.actor(buffers.trace[step].actor).name();
+    };
     std::string key;
-    for (std::size_t placed = 0; placed < n; ++placed) {
-      std::optional<std::size_t> pick;
-      for (std::size_t s = 0; s < n; ++s) {
-        if (done[s]) continue;
-        bool ready = true;
-        for (std::size_t t = 0; t < s && ready; ++t)
-          if (!done[t] && hb.before(t, s)) ready = false;
-        if (!ready) continue;
-        if (!pick || ex.actor(buffers.trace[s].actor).name() <
-                         ex.actor(buffers.trace[*pick].actor).name())
-          pick = s;
-      }
-      done[*pick] = 1;
-      key += ex.actor(buffers.trace[*pick].actor).name();
+    for (const std::size_t step : least_linearisation(
+             n, [&](std::size_t t, std::size_t u) { return hb.before(t, u); },
+             [&](std::size_t a, std::size_t b) { return name_of(a) < name_of(b); })) {
+      key += name_of(step);
       key += '\x1f';
-      key += buffers.trace[*pick].op.label;
+      key += buffers.trace[step].op.label;
       key += '\x1f';
-      if (*pick < buffers.notes.size()) key += buffers.notes[*pick];
+      if (step < buffers.notes.size()) key += buffers.notes[step];
       key += '\x1e';
     }
     if (options.keep_forms) result.forms.insert(key);

@@ -1,5 +1,7 @@
 #include "explorer/explorer.hpp"
 
+#include "explorer/readable_steps.hpp"
+
 #include "explorer/minimize.hpp"
 #include "explorer/strategies/replay.hpp"
 
@@ -49,8 +51,6 @@ Explorer::Explorer(Program program, ExploreOptions options)
 
 Explorer::~Explorer() = default;
 
-namespace {
-
 std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffers& b) {
   std::vector<TraceStep> steps;
   steps.reserve(b.trace.size());
@@ -70,7 +70,6 @@ std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffer
   return steps;
 }
 
-}  // namespace
 
 ReplayReport Explorer::replay(const Schedule& schedule) {
   ReplayStrategy replay(schedule);
