@@ -169,6 +169,45 @@ void Actor::unregistered_access() {
   stop();
 }
 
+void Actor::check_access_checked(ObjectId object, bool write) {
+  const std::string use = write ? "writes" : "reads";
+  const std::string obj = object < exec_->object_count_ ? "'" + exec_->object_name(object) + "'"
+                                                        : "object " + std::to_string(object);
+  const bool in_own_fiber = exec_->running_actor_ == id_;
+  if (!in_own_fiber) {
+    // From the scheduler's side (an invariant, a wait condition, a state dump) or from another
+    // actor's step with this actor's handle: nothing to unwind here, so the error is thrown (and
+    // recorded, should it be thrown inside an actor, whose failure it would otherwise become).
+    const std::string message = "actor '" + name_ + "' " + use + " " + obj +
+                                " outside its own steps (an invariant, a wait condition or a state "
+                                "dump reads a Checked value with peek())";
+    exec_->program_error_ = true;
+    if (exec_->abandon_reason_.empty()) exec_->abandon_reason_ = message;
+    throw ProgramError(message);
+  }
+  const std::int32_t ev = exec_->current_event_;
+  std::string message;
+  if (ev < 0 || ev != last_event_) {
+    message = "actor '" + name_ + "' " + use + " " + obj +
+              " before its first step: declare the access on a step";
+  } else {
+    const Op& op = exec_->buffers_.trace[static_cast<std::size_t>(ev)].op;
+    std::string declared;
+    for (const Access& acc : op) {
+      if (acc.object == object && (!write || !observes(acc.kind))) return;
+      declared += (declared.empty() ? "" : ", ") + std::string(to_string(acc.kind)) + " " +
+                  exec_->object_name(acc.object);
+    }
+    message = "actor '" + name_ + "' " + use + " " + obj + " in its step '" +
+              std::string(op.label) + "' (step " + std::to_string(ev) + "), which declares " +
+              (write ? "no access that changes it" : "no access to it") + " (it declares " +
+              (declared.empty() ? std::string("none") : declared) + ")";
+  }
+  exec_->program_error_ = true;
+  exec_->abandon_reason_ = std::move(message);
+  stop();
+}
+
 void Actor::lasts(Duration d) {
   if (d.min < 0 || d.max < d.min) {
     exec_->program_error_ = true;
@@ -424,7 +463,9 @@ void Execution::cover(std::string_view goal) {
 // Resumes `a` until it announces its next step, stops, or finishes. The common case (it announced
 // a step) stays inline in the scheduler loop; the rest is settle().
 inline void Execution::resume(Actor& a) {
+  running_actor_ = a.id_;
   a.fiber_->resume();
+  running_actor_ = kNoActor;
   if (a.fiber_->finished() || a.request_ == Actor::Request::kChoice) [[unlikely]]
     settle(a);
   // Only these actors' enabledness is evaluated at each scheduling point; the others are enabled
@@ -506,7 +547,9 @@ void Execution::settle(Actor& a) {
                          " out of " + std::to_string(a.choice_n_));
     a.choice_value_ = *value;
     buffers_.decisions.push_back(Decision{Decision::Kind::kChoice, *value});
+    running_actor_ = a.id_;
     a.fiber_->resume();
+    running_actor_ = kNoActor;
   }
 }
 

@@ -126,6 +126,9 @@ struct ExecutionOptions {
   Strategy* strategy = nullptr;
   /// Told every duration Actor::lasts is given (a simulation's sampling run); nullptr: none.
   DurationSampler* sampler = nullptr;
+  /// The checked mode: Actor::check_access (and so every Checked<T>, explorer/checked.hpp) fails
+  /// when a step uses state it did not declare. Off, the checks cost one test of this flag.
+  bool check_accesses = false;
 };
 
 /// The handle an actor's code uses to perform visible operations. Every method that takes a
@@ -216,6 +219,15 @@ class Actor {
     locals_fingerprint_ = [](const void*, StateHasher&) {};
   }
 
+  /// In the checked mode (ExecutionOptions::check_accesses), stops the search with a ProgramError
+  /// naming the object, this actor and its step unless the step this actor is running declared
+  /// an access to `object` that allows the use: `write` needs an access that changes the object
+  /// (anything but a read or a wait), a read any access to it. Called outside this actor's steps
+  /// (before its first step, or from an invariant, a wait condition or a state dump, which read
+  /// with Checked::peek) it fails too. Does nothing when the mode is off. explorer/checked.hpp
+  /// wraps it around a value.
+  inline void check_access(ObjectId object, bool write);
+
   /// Whether readable descriptions are being recorded (only when a trace is built).
   inline bool tracing() const;
   /// Adds a description to the current step (ignored unless tracing()).
@@ -243,6 +255,8 @@ class Actor {
   void set_pending_wide(Label label, const Access* accesses, std::size_t count);
   // Raises the ProgramError for an access of the pending operation to an unregistered object.
   [[noreturn]] void unregistered_access();
+  // check_access when the checked mode is on.
+  void check_access_checked(ObjectId object, bool write);
   // Inline so that the context switch sits right under the actor's own code (see Fiber::resume).
   void announce(void* ready, ReadyFn ready_fn) {
     ready_ = ready;
@@ -349,6 +363,8 @@ class Execution final : public StateSource {
   /// A snapshot of the shared state, recorded with a counterexample (tracing only): after every
   /// step (ExecutionBuffers::states) and at the end (final_state()).
   void state_dump(std::function<nlohmann::json()> dump);
+  /// The state dump now (null if the program registered none), tracing or not.
+  nlohmann::json dump_state() const { return state_dump_ ? state_dump_() : nlohmann::json(); }
   /// A choice made while the program sets the execution up, before any step: a value the
   /// execution starts from (data, such as whether a tablet gets rows), in [0, n), decided by the
   /// strategy (ExecutionOptions::strategy) and recorded in the schedule before every step.
@@ -376,6 +392,12 @@ class Execution final : public StateSource {
   /// does (format_wall_clock) besides their offsets.
   void wall_clock(WallClock origin) { wall_clock_ = origin; }
   const std::optional<WallClock>& wall_clock() const { return wall_clock_; }
+  /// The checked mode's test (ExecutionOptions::check_accesses) for state a model keeps itself
+  /// (a component that registers its objects and changes its fields in its operations): called
+  /// while an actor runs, it is that actor's Actor::check_access; called between steps (set-up,
+  /// invariants, checks, state dumps, wait conditions) it checks nothing. Does nothing when the
+  /// mode is off.
+  inline void check_access(ObjectId object, bool write);
   /// Goals reached in this execution, each once, in the order first reached.
   const std::vector<std::string>& covered() const { return covered_; }
 
@@ -467,6 +489,7 @@ class Execution final : public StateSource {
   ActorSet waiting_;         // actors whose announced operation has a condition (wait_until, join)
   std::size_t started_ = 0;  // actors whose fiber has been started
   std::int32_t current_event_ = -1;  // the step being executed, -1 outside steps
+  ActorId running_actor_ = kNoActor;  // the actor whose fiber runs now, kNoActor: the scheduler
   std::vector<Invariant> invariants_;
   std::vector<NamedCheck> final_checks_;
   std::function<nlohmann::json()> state_dump_;
@@ -491,6 +514,16 @@ class Execution final : public StateSource {
 
 inline bool Actor::tracing() const {
   return exec_->tracing();
+}
+
+inline void Actor::check_access(ObjectId object, bool write) {
+  if (exec_->options_.check_accesses) [[unlikely]]
+    check_access_checked(object, write);
+}
+
+inline void Execution::check_access(ObjectId object, bool write) {
+  if (options_.check_accesses && running_actor_ != kNoActor) [[unlikely]]
+    actors_[running_actor_]->check_access_checked(object, write);
 }
 
 inline Label Actor::label(std::string_view text) {

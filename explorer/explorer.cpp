@@ -1,8 +1,8 @@
 #include "explorer/explorer.hpp"
 
-#include "explorer/readable_steps.hpp"
-
+#include "explorer/audit.hpp"
 #include "explorer/minimize.hpp"
+#include "explorer/readable_steps.hpp"
 #include "explorer/strategies/replay.hpp"
 
 #include <algorithm>
@@ -98,6 +98,29 @@ ReplayReport Explorer::replay(const Schedule& schedule) {
   return r;
 }
 
+Outcome Explorer::run_once(Strategy& strategy, Once* once) {
+  ExecutionOptions eo{options_.max_steps, /*tracing=*/false, &strategy};
+  eo.check_accesses = options_.check_accesses;
+  Execution ex(*pool_, buffers_, eo);
+  program_(ex);
+  const Outcome outcome = ex.run(strategy);
+  if (once != nullptr) {
+    once->steps = readable_steps(ex, buffers_);
+    once->final_state = ex.dump_state();
+  }
+  return outcome;
+}
+
+namespace {
+
+// The audit of a counterexample or of a sampled execution: a finding is the program's error.
+void audit_or_throw(Explorer& explorer, const Schedule& schedule) {
+  CommutationAudit audit = audit_commutation(explorer, schedule);
+  if (audit.finding) throw ProgramError(audit.finding->message());
+}
+
+}  // namespace
+
 Counterexample Explorer::make_counterexample(const Schedule& schedule,
                                              const std::string& expected_invariant) {
   ReplayReport r = replay(schedule);
@@ -184,7 +207,10 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
 }
 
 Exploration::Exploration(Explorer& explorer, Strategy& strategy)
-    : explorer_(explorer), strategy_(strategy), start_(std::chrono::steady_clock::now()) {
+    : explorer_(explorer),
+      strategy_(strategy),
+      samples_(std::make_unique<DeterminismSamples>()),
+      start_(std::chrono::steady_clock::now()) {
   result_.strategy = strategy.name();
 }
 
@@ -225,9 +251,14 @@ bool Exploration::run(std::uint64_t executions) {
     std::optional<Violation> violation;
     bool timing_infeasible = false;
     Schedule schedule;
+    const std::uint64_t number = stats.executions + 1;
+    const bool sampled =
+        (options.check_determinism || options.check_accesses) && samples_->wants(number);
+    RecordedExecution recorded;
     {
-      Execution ex(*explorer_.pool_, buffers,
-                   ExecutionOptions{options.max_steps, false, &strategy_});
+      ExecutionOptions eo{options.max_steps, false, &strategy_};
+      eo.check_accesses = options.check_accesses;
+      Execution ex(*explorer_.pool_, buffers, eo);
       explorer_.program_(ex);
       outcome = ex.run(strategy_);
       violation = ex.violation();
@@ -251,6 +282,24 @@ bool Exploration::run(std::uint64_t executions) {
               measure_window(buffers.timing_graph, buffers.trace, buffers.actor_names, w, b);
           }
       }
+      if (sampled) [[unlikely]] {
+        if (outcome == Outcome::kAbandoned || timing_infeasible) {
+          samples_->skipped();
+        } else {
+          recorded.number = number;
+          recorded.outcome = outcome;
+          if (ex.violation()) recorded.property = ex.violation()->invariant;
+          recorded.schedule.seed = strategy_.execution_seed();
+          for (const Decision& d : buffers.decisions)
+            recorded.schedule.steps.push_back(
+                d.kind == Decision::Kind::kActor
+                    ? ScheduleEntry::run(ex.actor(static_cast<ActorId>(d.value)).name())
+                    : ScheduleEntry::choice(d.value));
+          for (const Event& e : buffers.trace)
+            recorded.steps.push_back(
+                StepRecord{e.actor, std::string(e.op.label), {e.op.begin(), e.op.end()}});
+        }
+      }
       if (violation && !reported_.contains(violation->invariant)) {
         schedule.seed = strategy_.execution_seed();
         schedule.steps.reserve(buffers.decisions.size());
@@ -261,6 +310,10 @@ bool Exploration::run(std::uint64_t executions) {
                   : ScheduleEntry::choice(d.value));
         }
       }
+    }
+    if (!recorded.steps.empty() || !recorded.schedule.steps.empty()) {
+      if (options.check_accesses) audit_or_throw(explorer_, recorded.schedule);
+      samples_->offer(std::move(recorded));
     }
     ++stats.executions;
     stats.steps += buffers.trace.size();
@@ -297,6 +350,7 @@ bool Exploration::run(std::uint64_t executions) {
                          .schedule;
         result_.counterexamples.push_back(
             explorer_.make_counterexample(schedule, violation->invariant));
+        if (options.audit_counterexamples) audit_or_throw(explorer_, schedule);
         if (options.on_counterexample) {
           stats.elapsed_seconds = elapsed();
           options.on_counterexample(result_.counterexamples.back(), stats);
@@ -319,6 +373,7 @@ bool Exploration::run(std::uint64_t executions) {
 }
 
 ExplorationResult Exploration::finish() {
+  if (explorer_.options_.check_determinism) check_determinism(explorer_, *samples_);
   result_.stats.elapsed_seconds = elapsed();
   const std::string cut = over_ || !cut_.empty() ? cut_ : "the search was not run to its end";
   settle_verdict(result_, cut, strategy_.coverage(), explorer_.options_.max_steps);

@@ -151,6 +151,19 @@ struct ExploreOptions {
   /// Windows to measure in a timed program's violating executions, besides its own
   /// (Execution::window): e.g. asked for on the command line.
   std::vector<TimingWindow> windows;
+  /// The checked mode: a step's use of Checked state it did not declare is a ProgramError
+  /// (explorer/checked.hpp), and the commutation audit (explorer/audit.hpp) also runs on the
+  /// executions the determinism check samples.
+  bool check_accesses = false;
+  /// At the end of the search, run the first execution and a sample of later ones again (the
+  /// 2^k-th, the last few kept) and compare them step by step with what they did: a program whose
+  /// behaviour changed meanwhile (a static counter, say) is a ProgramError, "not deterministic".
+  bool check_determinism = true;
+  /// Audit every counterexample (explorer/audit.hpp): move each step past its neighbours that
+  /// its declared accesses call independent, run again, and compare the state fingerprints; a
+  /// pair that does not commute is a ProgramError (the declarations are wrong, so the search
+  /// may have missed behaviours). Programs without a state fingerprint are not audited.
+  bool audit_counterexamples = true;
 };
 
 /// Sets result.verdict and result.detail from what the search found (counterexamples, stats,
@@ -164,6 +177,7 @@ void settle_verdict(ExplorationResult& result, const std::string& cut, const Cov
 void merge_timing(ExplorationResult& into, const ExplorationResult& from);
 
 class Exploration;
+class DeterminismSamples;
 
 class Explorer {
  public:
@@ -177,6 +191,17 @@ class Explorer {
 
   /// Re-executes `schedule` strictly, with readable steps.
   ReplayReport replay(const Schedule& schedule);
+
+  /// What run_once reports besides the outcome, when asked.
+  struct Once {
+    std::vector<TraceStep> steps;  ///< the steps by name (without notes: no tracing)
+    nlohmann::json final_state;    ///< the state dump at the end (null if none)
+  };
+  /// Runs one execution under `strategy` (which must have begun it: begin_execution() returned
+  /// true), without tracing, and returns how it ended; the strategy's end_execution() sees it
+  /// whole, and `once` (when given) gets its steps and its final state. For tools that drive
+  /// executions one by one (explorer/audit.hpp).
+  Outcome run_once(Strategy& strategy, Once* once = nullptr);
 
   /// Replays `schedule`, which must end in a violation, and builds its counterexample. Throws
   /// ProgramError if it does not reproduce a violation of `expected_invariant` (or of any
@@ -224,6 +249,8 @@ class Exploration {
   Strategy& strategy_;
   ExplorationResult result_;
   std::set<std::string> reported_;     // properties with a counterexample already
+  // The executions the determinism check runs again at the end (explorer/audit.hpp).
+  std::unique_ptr<DeterminismSamples> samples_;
   std::string cut_;                    // why the search stopped early, if it did
   bool over_ = false;
   std::chrono::steady_clock::time_point start_;

@@ -1,5 +1,6 @@
 #include "explorer/portfolio.hpp"
 
+#include "explorer/audit.hpp"
 #include "explorer/minimize.hpp"
 
 #include <algorithm>
@@ -251,6 +252,34 @@ PortfolioResult explore_portfolio(const Program& program, const ExploreOptions& 
     stopped_at_first = exhaustive.stopped_at_first_violation;
   }
   result.stats.elapsed_seconds = elapsed();
+
+  // The exhaustive member explored every trace and found no violation, yet a bug finder found
+  // one: the program's declared accesses call two steps independent that are not. (The audit of
+  // the counterexample, run by the member that found it, found no such pair within its reach.)
+  if (exhaustive.verdict == Verdict::kHolds && !result.counterexamples.empty()) {
+    const Counterexample& c = result.counterexamples.front();
+    const std::size_t who = out.counterexample_member.front();
+    const std::string finder =
+        who < n ? portfolio.members[who].label : portfolio.members.front().label;
+    std::string audit;
+    if (options.audit_counterexamples) {
+      const CommutationAudit a = audit_commutation(*runs.front().explorer, c.schedule);
+      if (a.finding)
+        audit = " The audit of its counterexample: " + a.finding->message() + ".";
+      else if (!a.not_audited.empty())
+        audit = " Its counterexample could not be audited (" + a.not_audited + ").";
+      else
+        audit = " The audit of its counterexample found no such pair within " +
+                std::to_string(AuditOptions{}.max_distance) + " steps of each step.";
+    }
+    throw ProgramError(
+        "the declared accesses are wrong: " + portfolio.members.front().label +
+        " explored every trace and found no violation, yet " + finder + " found " + c.invariant +
+        ": two steps declared independent do not commute, so the search skipped behaviours." +
+        audit +
+        " Declare the state with Checked (explorer/checked.hpp) and run with the checked mode "
+        "(check --check-accesses), or compare with --strategy dfs on a small scenario");
+  }
 
   result.interrupted = interrupted || exhaustive.interrupted;
   result.stopped_at_first_violation = stopped_at_first;

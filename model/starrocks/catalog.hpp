@@ -87,6 +87,7 @@ class Catalog {
   /// declaration.
   TableInfo& add(const std::string& session, const std::string& name, int group = 1) {
     const std::string key = table_key(session, name, group);
+    ex_->check_access(id_.at(key), /*write=*/true);
     const int id = table_id_.at(key);
     TableInfo info;
     info.id = id;
@@ -121,11 +122,13 @@ class Catalog {
 
  private:
   void declare(Execution& ex, const std::string& session, const std::string& key, int table) {
+    ex_ = &ex;
     id_.emplace(key, ex.object("CAT[" + key + "]"));
     table_id_.emplace(key, table);
     session_keys_[session].push_back(key);
   }
 
+  Execution* ex_ = nullptr;              // the checked mode's checks (Execution::check_access)
   std::map<std::string, ObjectId> id_;   // CAT[k]: table k is in CAT
   std::map<std::string, int> table_id_;  // the id of each table, by key (fixed by the config)
   std::map<std::string, std::vector<std::string>> session_keys_;  // keys of a session's tables

@@ -18,6 +18,7 @@ class FeClocks {
  public:
   /// Registers the clock of FE `fe` (FEs in order), starting at `offset`.
   void declare(Execution& ex, int fe, Tick offset) {
+    ex_ = &ex;
     id_.push_back(ex.object("clock_" + frontend_name(fe)));
     now_.push_back(offset);
   }
@@ -25,16 +26,23 @@ class FeClocks {
   Access read_clock(int fe) const { return read(id(fe)); }
   Access update_clock(int fe) const { return read_modify_write(id(fe)); }
 
-  /// Advances FE `fe`'s clock and returns the new time.
-  Tick tick(int fe) { return ++now_[static_cast<std::size_t>(fe)]; }
-  /// FE `fe`'s current time.
-  Tick now(int fe) const { return now_[static_cast<std::size_t>(fe)]; }
+  /// Advances FE `fe`'s clock and returns the new time (a step declaring update_clock(fe)).
+  Tick tick(int fe) {
+    ex_->check_access(id(fe), /*write=*/true);
+    return ++now_[static_cast<std::size_t>(fe)];
+  }
+  /// FE `fe`'s current time (in a step, one declaring an access to the clock).
+  Tick now(int fe) const {
+    ex_->check_access(id(fe), /*write=*/false);
+    return now_[static_cast<std::size_t>(fe)];
+  }
 
   /// The state fingerprint's part: every FE's time (createTimes and startTimes compare them).
   void fingerprint(StateHasher& h) const { h << now_; }
 
  private:
   ObjectId id(int fe) const { return id_[static_cast<std::size_t>(fe)]; }
+  Execution* ex_ = nullptr;  // the checked mode's checks (Execution::check_access)
   std::vector<ObjectId> id_;
   std::vector<Tick> now_;
 };

@@ -99,7 +99,7 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
     Op op = e2a("E2a-E2c");
     add(op, w.ttm.update_tables(session));
     a.step(op);
-    w.ttm.entry(compute_if_absent()).tables.insert(table);
+    w.ttm.tables_to_change(compute_if_absent(), session).insert(table);
     World::note(a, [&] { return add_table_line(session, info.name, table); });
     return;
   }
@@ -122,9 +122,10 @@ void add_temporary_table(Actor& a, World& w, const std::string& session, int tab
   l.held = w.ttm.index_of(*got);
   // The held entry is the session's (attached or removed by D4 since): TTM_L[s] covers both.
   a.step("E2c", {w.ttm.read_row(session), w.ttm.update_tables(session), w.cat.read_table(table)});
-  TtmEntry& e = w.ttm.entry(*l.held);
+  const std::size_t held = *l.held;
   l.held.reset();
-  e.tables.insert(table);
+  const TtmEntry& e = w.ttm.entry(held);
+  w.ttm.tables_to_change(held, session).insert(table);
   World::note(a, [&] {
     return add_table_line(session, info.name, table) +
            (e.attached ? "" : "; (the entry is no longer in the manager)");
@@ -207,7 +208,7 @@ void clean_temporary_tables(Actor& a, World& w, const std::string& session, bool
     }
     a.step("D3", {w.ttm.read_row(session), w.ttm.update_tables(session)});
     TtmEntry* entry = w.ttm.get(session);
-    if (entry != nullptr) entry->tables.erase(id);
+    if (entry != nullptr) w.ttm.tables_to_change(w.ttm.index_of(*entry), session).erase(id);
     // TemporaryTableMgr.dropTemporaryTable logs only when the session has an entry.
     World::note(a, [&] {
       return entry != nullptr ? drop_table_line(session, info.name)

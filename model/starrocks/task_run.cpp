@@ -280,7 +280,7 @@ void finalize_recursive_ctes(Actor& a, World& w, int t, const std::string& sessi
     // forgets the table.
     a.step("E6c", {w.ttm.read_row(session), w.ttm.update_tables(session)});
     TtmEntry* e = w.ttm.get(session);
-    if (e != nullptr) e->tables.erase(table);
+    if (e != nullptr) w.ttm.tables_to_change(w.ttm.index_of(*e), session).erase(table);
     World::note(a, [&] {
       return e != nullptr ? drop_table_line(session, name)
                           : "the session " + session +

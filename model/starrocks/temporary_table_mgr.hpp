@@ -42,6 +42,7 @@ class TemporaryTableMgr {
  public:
   // ---- declared objects (registered in the order the world's set-up calls these) ----
   void declare_session(Execution& ex, const std::string& s) {
+    ex_ = &ex;
     row_id_.emplace(s, ex.object("TTM_L[" + s + "]"));
   }
   void declare_session_tables(Execution& ex, const std::string& s) {
@@ -69,18 +70,29 @@ class TemporaryTableMgr {
   // ---- the leader's entries ----
   /// The index of s's attached entry, if any.
   std::optional<std::size_t> find(const std::string& s) const {
+    check(row_id_, s, /*write=*/false);
     auto it = index_.find(s);
     if (it == index_.end()) return std::nullopt;
     return it->second;
   }
-  bool contains(const std::string& s) const { return index_.count(s) != 0; }
+  bool contains(const std::string& s) const {
+    check(row_id_, s, /*write=*/false);
+    return index_.count(s) != 0;
+  }
   /// s's attached entry, or nullptr.
   TtmEntry* get(const std::string& s) {
+    check(row_id_, s, /*write=*/false);
     auto it = index_.find(s);
     return it == index_.end() ? nullptr : &entries_[it->second];
   }
   /// An entry by index (attached or not).
   TtmEntry& entry(std::size_t index) { return entries_[index]; }
+  /// The tables of entry `index`, session s's (attached or not), to change: in a step declaring
+  /// update_tables(s).
+  std::set<int>& tables_to_change(std::size_t index, const std::string& s) {
+    check(tables_id_, s, /*write=*/true);
+    return entries_[index].tables;
+  }
   /// Every entry ever made, by index (removed ones detached).
   const std::vector<TtmEntry>& entries() const { return entries_; }
   std::size_t index_of(const TtmEntry& e) const {
@@ -88,6 +100,7 @@ class TemporaryTableMgr {
   }
   /// computeIfAbsent's insertion (s has no entry): the new entry's index.
   std::size_t create(const std::string& s, Tick create_time, std::size_t step) {
+    check(row_id_, s, /*write=*/true);
     TtmEntry e;
     e.create_time = create_time;
     e.created_step = step;
@@ -97,6 +110,7 @@ class TemporaryTableMgr {
   }
   /// removeTemporaryTables(s): the removed entry's index (now detached), if s had one.
   std::optional<std::size_t> remove(const std::string& s) {
+    check(row_id_, s, /*write=*/true);
     auto it = index_.find(s);
     if (it == index_.end()) return std::nullopt;
     const std::size_t e = it->second;
@@ -106,6 +120,8 @@ class TemporaryTableMgr {
   }
   /// The sessions and their createTimes, in session order (C4).
   std::vector<std::pair<std::string, Tick>> snapshot() const {
+    for (const auto& [session, row] : row_id_)
+      ex_->check_access(row, /*write=*/false);
     std::vector<std::pair<std::string, Tick>> v;
     for (const auto& [s, e] : index_)
       v.emplace_back(s, entries_[e].create_time);
@@ -114,17 +130,20 @@ class TemporaryTableMgr {
 
   // ---- a follower's replayed copy ----
   bool replayed_contains(int fe, const std::string& s) const {
+    ex_->check_access(follower(fe), /*write=*/false);
     return followers_[static_cast<std::size_t>(fe)].count(s) != 0;
   }
   /// Replays a CreateTableInfo of session s's `table` on follower `fe`: a new entry's createTime
   /// is that FE's clock, advanced.
   void replay_create(int fe, const std::string& s, int table, FeClocks& clocks) {
+    ex_->check_access(follower(fe), /*write=*/true);
     auto [it, fresh] = followers_[static_cast<std::size_t>(fe)].try_emplace(s);
     if (fresh) it->second.create_time = clocks.tick(fe);
     it->second.tables.insert(table);
   }
   /// Replays a DropInfo: the table leaves the entry (the entry stays).
   void replay_drop(int fe, const std::string& s, int table) {
+    ex_->check_access(follower(fe), /*write=*/true);
     auto& f = followers_[static_cast<std::size_t>(fe)];
     auto it = f.find(s);
     if (it != f.end()) it->second.tables.erase(table);
@@ -163,7 +182,12 @@ class TemporaryTableMgr {
     std::set<int> tables;
   };
   ObjectId follower(int fe) const { return follower_id_[static_cast<std::size_t>(fe)]; }
+  // The checked mode's test of session s's object in `ids` (Execution::check_access).
+  void check(const std::map<std::string, ObjectId>& ids, const std::string& s, bool write) const {
+    if (auto it = ids.find(s); it != ids.end()) ex_->check_access(it->second, write);
+  }
 
+  Execution* ex_ = nullptr;                    // the checked mode's checks
   std::map<std::string, ObjectId> row_id_;     // TTM_L[s]: the entry of session s (or none)
   std::map<std::string, ObjectId> tables_id_;  // TTM_L[s].tables: the tables of s's entries
   std::vector<ObjectId> follower_id_;          // TTM_f per FE (kNoObject for the leader)

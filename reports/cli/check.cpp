@@ -79,6 +79,10 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       ->type_name("FROM..TO");
   c->add_option("--out", a.out_dir, "Directory for counterexample traces (default: out)")
       ->type_name("DIR");
+  c->add_flag("--check-accesses", a.check_accesses,
+              "The checked mode: a step that uses Checked state it did not declare stops the "
+              "search naming the object, the actor and the step, and sampled executions get "
+              "the commutation audit (slower; the verdict is the same for a correct model)");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   add_jobs_option(*c, a.jobs);
@@ -212,6 +216,7 @@ int run_check(const CheckArgs& args, const Context& ctx) {
     run_ctx.shard_index = shard.index;
     run_ctx.shard_count = shard.count;
     run_ctx.windows = windows;
+    run_ctx.check_accesses = args.check_accesses;
     settle_split_depth(scenario, plans[i], &interrupt_requested());
     ScenarioRun run = run_with_progress(scenario, plans[i].settings, run_ctx, ctx, args.quiet);
     if (run.result.interrupted) {

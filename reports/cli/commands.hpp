@@ -42,6 +42,7 @@ struct CheckArgs {
   std::optional<unsigned> jobs;
   std::string shard;  ///< --shard K/N ("" : the whole search)
   std::vector<std::string> windows;  ///< --window [ACTOR:]LABEL..[ACTOR:]LABEL, repeatable
+  bool check_accesses = false;       ///< --check-accesses (ExploreOptions::check_accesses)
 };
 CLI::App* add_check(CLI::App& app, CheckArgs& args);
 /// Declares --jobs/-j N on `command` (check and gate).

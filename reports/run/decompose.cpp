@@ -85,6 +85,7 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
     std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
     strategy_name = strategy->name();
     ExploreOptions options = explore_options_for(settings);
+    options.check_accesses = context.check_accesses;
     if (context.on_progress) {
       options.on_progress = context.on_progress;
       options.progress_interval = std::max<std::uint64_t>(1, context.progress_interval);

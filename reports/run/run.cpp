@@ -118,6 +118,7 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
   const std::string strategy_name = strategy->name();
   ExploreOptions options = explore_options_for(settings);
   options.windows = context.windows;
+  options.check_accesses = context.check_accesses;
   std::vector<std::string> names;  // file names used so far
   auto write_trace = [&](const Counterexample& c, const Stats& stats, const std::string& found_by) {
     const std::string name = trace_file_name(scenario.name, c.invariant, names);

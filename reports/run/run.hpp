@@ -61,6 +61,8 @@ struct RunContext {
   std::size_t shard_count = 1;
   /// Windows to measure in a timed scenario's violating executions (check --window).
   std::vector<TimingWindow> windows;
+  /// The checked mode (ExploreOptions::check_accesses; check --check-accesses).
+  bool check_accesses = false;
 };
 
 /// How a split search went (explorer/split.hpp).

@@ -37,11 +37,14 @@ inline ClientConfig client(const std::string& name, int frontend = 0, int tables
   return c;
 }
 
-/// Exhaustive exploration of the world under `strategy` (DPOR, the engine's default, unless told).
+/// Exhaustive exploration of the world under `strategy` (DPOR, the engine's default, unless told),
+/// in the checked mode: the steps' uses of the clocks, the catalog and the temporary-table
+/// manager are held to their declared accesses, and sampled executions are audited.
 inline ExplorationResult explore(const WorldConfig& w, bool stop_on_first = true,
                                  std::uint64_t max_executions = 0,
                                  const std::string& strategy = StrategySpec{}.name) {
   ExploreOptions o;
+  o.check_accesses = true;
   o.stop_on_first_violation = stop_on_first;
   o.max_executions = max_executions;
   Explorer ex(make_program(w), o);

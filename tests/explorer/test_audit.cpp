@@ -1,0 +1,268 @@
+// A model cannot lie silently about its accesses: the checked mode (Checked<T>), the commutation
+// audit and the determinism check, each on the mistake it is for. The model is a cache-aside
+// read path against a writer that invalidates the cache and then updates the database; the
+// mistakes are the writer's invalidation declared with no access, or with a read where it
+// writes. Correctly declared, every search finds the stale set (after the invalidation the
+// reader misses, reads the old value and fills the cache with it before the update);
+// misdeclared, DPOR answers "holds": it never runs the invalidation before the reader's lookup.
+#include "explorer/audit.hpp"
+#include "explorer/checked.hpp"
+#include "explorer/explorer.hpp"
+#include "explorer/portfolio.hpp"
+#include "explorer/strategies/dfs.hpp"
+#include "explorer/strategies/dpor.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+
+using namespace interleave;
+
+namespace {
+
+enum class Invalidation { kDeclared, kUndeclared, kDeclaredAsRead };
+
+Access invalidation_access(Invalidation how, ObjectId cache) {
+  return how == Invalidation::kDeclaredAsRead ? read(cache) : write(cache);
+}
+
+// The reader: look the key up in the cache; on a miss read the database and fill the cache.
+struct ReaderLocals {
+  std::optional<int> cached;
+  int from_db = 0;
+  void fingerprint(StateHasher& h) const { h << cached << from_db; }
+};
+
+// With Checked state (`checked`) or with plain values, which only the audit can check.
+Program cache_aside(Invalidation how, bool checked) {
+  return [how, checked](Execution& ex) {
+    auto& db = ex.make<Checked<int>>(ex, "db", 0);
+    auto& cache = ex.make<Checked<std::optional<int>>>(ex, "cache", 0);
+    ex.spawn("Reader", [&db, &cache, checked](Actor& a) {
+      ReaderLocals l;
+      a.declare_locals(l);
+      a.step("read cache", {read(cache.id())});
+      l.cached = checked ? cache.read(a) : cache.peek();
+      if (l.cached) return;
+      a.step("read db", {read(db.id())});
+      l.from_db = checked ? db.read(a) : db.peek();
+      a.step("fill cache", {write(cache.id())});
+      (checked ? cache.write(a) : cache.unchecked()) = l.from_db;
+    });
+    ex.spawn("Writer", [&db, &cache, how, checked](Actor& a) {
+      a.declare_no_locals();
+      if (how == Invalidation::kUndeclared)
+        a.step("invalidate", {});
+      else
+        a.step("invalidate", {invalidation_access(how, cache.id())});
+      (checked ? cache.write(a) : cache.unchecked()).reset();
+      a.step("write db", {write(db.id())});
+      (checked ? db.write(a) : db.unchecked()) = 1;
+    });
+    ex.fingerprint([&db, &cache](StateHasher& h) {
+      db.fingerprint(h);
+      cache.fingerprint(h);
+    });
+    ex.final_check("cache matches db", [&db, &cache]() -> Check {
+      if (!cache.peek() || *cache.peek() == db.peek()) return std::nullopt;
+      return "the cache holds " + std::to_string(*cache.peek()) + " while the database holds " +
+             std::to_string(db.peek());
+    });
+  };
+}
+
+ExploreOptions plain() {
+  ExploreOptions o;
+  o.check_determinism = false;
+  o.audit_counterexamples = false;
+  return o;
+}
+
+ExploreOptions checked_mode() {
+  ExploreOptions o;
+  o.check_accesses = true;
+  return o;
+}
+
+std::string program_error(const Program& program, const ExploreOptions& options) {
+  Explorer explorer(program, options);
+  DporStrategy dpor;
+  try {
+    explorer.explore(dpor);
+  } catch (const ProgramError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("audit: declared right, DFS and DPOR find the stale set", "[audit]") {
+  for (bool checked : {false, true}) {
+    Explorer explorer(cache_aside(Invalidation::kDeclared, checked), checked_mode());
+    DfsStrategy dfs;
+    CHECK(explorer.explore(dfs).verdict == Verdict::kViolation);
+    DporStrategy dpor;
+    const ExplorationResult r = explorer.explore(dpor);
+    REQUIRE(r.verdict == Verdict::kViolation);
+    CHECK(r.counterexamples.front().invariant == "cache matches db");
+  }
+}
+
+TEST_CASE("audit: misdeclared, DPOR without the checks says holds", "[audit]") {
+  // What the checks are for: the lie goes unnoticed.
+  for (Invalidation how : {Invalidation::kUndeclared, Invalidation::kDeclaredAsRead}) {
+    Explorer explorer(cache_aside(how, /*checked=*/true), plain());
+    DporStrategy dpor;
+    CHECK(explorer.explore(dpor).verdict == Verdict::kHolds);
+  }
+}
+
+TEST_CASE("audit: the checked mode names the object, the actor and the step", "[audit]") {
+  const std::string undeclared =
+      program_error(cache_aside(Invalidation::kUndeclared, true), checked_mode());
+  CHECK(undeclared ==
+        "actor 'Writer' writes 'cache' in its step 'invalidate' (step 1), which declares no "
+        "access that changes it (it declares none)");
+  const std::string as_read =
+      program_error(cache_aside(Invalidation::kDeclaredAsRead, true), checked_mode());
+  CHECK(as_read ==
+        "actor 'Writer' writes 'cache' in its step 'invalidate' (step 1), which declares no "
+        "access that changes it (it declares read cache)");
+  // Off, the same model runs (and DPOR's answer is the lie above).
+  CHECK(program_error(cache_aside(Invalidation::kUndeclared, true), plain()).empty());
+}
+
+TEST_CASE("audit: Checked used outside a step is refused in the checked mode", "[audit]") {
+  const Program before_first_step = [](Execution& ex) {
+    auto& x = ex.make<Checked<int>>(ex, "x", 0);
+    ex.spawn("A", [&x](Actor& a) {
+      x.write(a) = 1;
+      a.step("s", {write(x.id())});
+    });
+  };
+  CHECK(program_error(before_first_step, checked_mode()) ==
+        "actor 'A' writes 'x' before its first step: declare the access on a step");
+  const Program in_invariant = [](Execution& ex) {
+    auto& x = ex.make<Checked<int>>(ex, "x", 0);
+    Actor*& actor = ex.make<Actor*>(nullptr);
+    ex.spawn("A", [&x, &actor](Actor& a) {
+      actor = &a;
+      a.step("s", {write(x.id())});
+      x.write(a) = 1;
+    });
+    ex.invariant("x small", {x.id()}, [&x, &actor]() -> Check {
+      if (actor != nullptr && x.read(*actor) > 5) return "x is large";
+      return std::nullopt;
+    });
+  };
+  CHECK(program_error(in_invariant, checked_mode()).find("outside its own steps") !=
+        std::string::npos);
+}
+
+TEST_CASE("audit: the commutation audit finds the pair without Checked state", "[audit]") {
+  for (Invalidation how : {Invalidation::kUndeclared, Invalidation::kDeclaredAsRead}) {
+    Explorer explorer(cache_aside(how, /*checked=*/false), plain());
+    // The reader finds the value in the cache, then the writer invalidates it and updates the
+    // database: fine. With the lookup and the invalidation swapped (which the declarations
+    // allow) the reader misses, and goes on to fill the cache with the old value.
+    Schedule s;
+    for (const char* actor : {"Reader", "Writer", "Writer"})
+      s.steps.push_back(ScheduleEntry::run(actor));
+    const CommutationAudit audit = audit_commutation(explorer, s);
+    REQUIRE(audit.finding);
+    CHECK(audit.finding->message().starts_with(
+        "Writer's 'invalidate' (step 1) and Reader's 'read cache' (step 0) are declared "
+        "independent but do not commute: in the other order, the execution does not end after "
+        "the same steps (an actor that had finished still has a step to run)"));
+    // The checked mode audits sampled executions: the search stops with the finding.
+    const std::string error = program_error(cache_aside(how, false), checked_mode());
+    CHECK(error.find("are declared independent but do not commute") != std::string::npos);
+  }
+  SECTION("declared right, nothing is found") {
+    Explorer explorer(cache_aside(Invalidation::kDeclared, false), plain());
+    Schedule s;
+    for (const char* actor : {"Writer", "Reader", "Writer", "Reader", "Reader"})
+      s.steps.push_back(ScheduleEntry::run(actor));
+    const CommutationAudit audit = audit_commutation(explorer, s);
+    CHECK(!audit.finding);
+    CHECK(audit.not_audited.empty());
+    CHECK(audit.moves > 0);
+  }
+  SECTION("steps that commute pass, with or without a state fingerprint or dump") {
+    const Program plain_program = [](Execution& ex) {
+      const ObjectId x = ex.object("x");
+      const ObjectId y = ex.object("y");
+      ex.spawn("A", [x](Actor& a) { a.step("a", {write(x)}); });
+      ex.spawn("B", [y](Actor& a) { a.step("b", {write(y)}); });
+    };
+    Explorer explorer(plain_program, plain());
+    Schedule s;
+    s.steps = {ScheduleEntry::run("A"), ScheduleEntry::run("B")};
+    const CommutationAudit audit = audit_commutation(explorer, s);
+    CHECK(!audit.finding);
+    CHECK(audit.not_audited.empty());
+    CHECK(audit.moves == 1);
+  }
+}
+
+TEST_CASE("audit: the portfolio never says holds while a member found a violation", "[audit]") {
+  // Misdeclared, without Checked state: DPOR holds in the first round while the bug finders find
+  // the stale set; the audit of their counterexample names the pair.
+  const Program program = cache_aside(Invalidation::kUndeclared, false);
+  ExploreOptions options;
+  PortfolioOptions p;
+  p.jobs = 1;
+  std::string error;
+  try {
+    explore_portfolio(program, options, p);
+  } catch (const ProgramError& e) {
+    error = e.what();
+  }
+  CHECK(error.find("are declared independent but do not commute") != std::string::npos);
+  SECTION("without the audit, the contradiction itself is the error") {
+    options.audit_counterexamples = false;
+    error.clear();
+    try {
+      explore_portfolio(program, options, p);
+    } catch (const ProgramError& e) {
+      error = e.what();
+    }
+    CHECK(error.starts_with("the declared accesses are wrong: dpor explored every trace and "
+                            "found no violation, yet "));
+  }
+}
+
+TEST_CASE("audit: a program that changes after its first execution is not deterministic",
+          "[audit]") {
+  // State kept across executions (a static counter in a real model): the writer's step declares
+  // another object from the second execution on, which no prefix replay of DPOR looks at.
+  int runs = 0;
+  const Program program = [&runs](Execution& ex) {
+    const bool first = runs++ == 0;
+    const ObjectId x = ex.object("x");
+    const ObjectId y = ex.object("y");
+    ex.spawn("A", [x, y, first](Actor& a) { a.step("a", {write(first ? x : y)}); });
+    ex.spawn("B", [x](Actor& a) { a.step("b", {read(x)}); });
+  };
+  {
+    Explorer explorer(program, plain());
+    DporStrategy dpor;
+    CHECK(explorer.explore(dpor).verdict == Verdict::kHolds);  // unnoticed without the check
+  }
+  runs = 0;
+  Explorer explorer(program, ExploreOptions{});
+  DporStrategy dpor;
+  std::string error;
+  try {
+    explorer.explore(dpor);
+  } catch (const ProgramError& e) {
+    error = e.what();
+  }
+  CHECK(error ==
+        "the program is not deterministic: execution 1 of the search, run again at its end, did "
+        "something else: at step 0 it ran A's 'a' (step 0) where it had run A's 'a' (step 0), "
+        "with other accesses (state kept from one execution to the next, such as a static "
+        "variable, changes what the program does)");
+}
