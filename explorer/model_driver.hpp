@@ -9,9 +9,11 @@
 #include "explorer/execution.hpp"
 #include "explorer/input_error.hpp"
 #include "explorer/log_pattern.hpp"
+#include "explorer/model_catalog.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,8 +23,9 @@ namespace interleave {
 /// A program built from a scenario, with what the scenario's expectation may refer to.
 struct ModelInstance {
   Program program;
-  /// Every property this program can report (invariant names, plus "deadlock" and
-  /// "actor_failure"): an expectation naming anything else is an input error.
+  /// Every property this program can report: the model's, and the engine's built-in ones
+  /// (builtin_properties(): instantiate() below adds them). An expectation naming anything else
+  /// is an input error.
   std::vector<std::string> invariants;
   /// Every coverage goal this program can reach (Execution::cover).
   std::vector<std::string> coverage_goals;
@@ -72,9 +75,22 @@ class ModelDriver {
     static const LogPatternTable none({});
     return none;
   }
-  /// What `interleave list` shows: presets, knobs with defaults, invariants, coverage goals.
-  virtual nlohmann::json catalog() const = 0;
+  /// What the model declares about itself (explorer/model_catalog.hpp): its knobs and the
+  /// scenario section that holds them, its presets, its properties and coverage goals. `list`
+  /// shows it; `--preset`, `matrix` and the gate work from it.
+  virtual ModelCatalog catalog() const = 0;
 };
+
+/// driver.instantiate(scenario, file), with the engine's built-in properties
+/// (builtin_properties()) added to the instance's properties when the model does not list them.
+inline ModelInstance instantiate(const ModelDriver& driver, const nlohmann::json& scenario,
+                                 const std::string& file) {
+  ModelInstance m = driver.instantiate(scenario, file);
+  for (const Property& b : builtin_properties())
+    if (std::find(m.invariants.begin(), m.invariants.end(), b.name) == m.invariants.end())
+      m.invariants.push_back(b.name);
+  return m;
+}
 
 /// The models a CLI knows, in registration order.
 class ModelRegistry {

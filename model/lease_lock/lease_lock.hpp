@@ -6,6 +6,7 @@
 // program are in lease_lock.cpp, the ModelDriver driver.cpp.
 #pragma once
 
+#include "explorer/model_catalog.hpp"
 #include "explorer/model_driver.hpp"
 
 #include <memory>
@@ -24,16 +25,13 @@ struct Config {
   bool plain_delete = false;  ///< release is DEL, not compare-and-delete
 };
 
-/// A knob: its key, default (a boolean, an integer or a string), range or values, meaning and
-/// source. The parser, `list` and the schema test derive from the table knobs() (driver.cpp).
-struct Knob {
-  std::string_view key;
-  nlohmann::json fallback;
-  int min = 0, max = 0;  // integer knobs
-  std::string_view description, source;
-  std::vector<std::string> values;  // string knobs
-};
+/// The knobs of the section "lease_lock" (engine type: explorer/model_catalog.hpp): the parser,
+/// `list` and the schema test derive from the table (driver.cpp).
 const std::vector<Knob>& knobs();
+/// The presets: named designs of the locking scheme (the knobs fencing_tokens,
+/// check_lease_before_write and release); a scenario names one with "preset", the first is the
+/// default, and `--preset` and `matrix` use them.
+const std::vector<Preset>& presets();
 
 /// A property or a coverage goal: its name, where it is checked, what it means.
 struct Fact {

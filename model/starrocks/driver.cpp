@@ -38,7 +38,7 @@ class StarRocksTempTablesDriver final : public ModelDriver {
     return v;
   }
   const LogPatternTable& log_patterns() const override { return starrocks_log_patterns(); }
-  nlohmann::json catalog() const override { return model_catalog(); }
+  ModelCatalog catalog() const override { return model_catalog(); }
 };
 
 }  // namespace

@@ -326,22 +326,4 @@ json policy_to_json(const Policy& p) {
   return j;
 }
 
-json knob_catalog() {
-  const Policy defaults;
-  json v = json::array();
-  for (const Knob& k : knobs()) {
-    json source = {{"file", k.source.file},
-                   {"commit", k.source.commit},
-                   {"hypothetical", k.source.hypothetical},
-                   {"note", k.source.note}};
-    v.push_back({{"name", k.key},
-                 {"type", type_name(k.type)},
-                 {"values", k.values},
-                 {"default", k.get(defaults)},
-                 {"description", k.description},
-                 {"source", source}});
-  }
-  return v;
-}
-
 }  // namespace interleave::model

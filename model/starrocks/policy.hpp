@@ -151,8 +151,4 @@ Policy parse_policy(const JsonReader& r, std::string& preset_name);
 /// The knobs of a policy as they are written in a scenario's "policy" section.
 nlohmann::json policy_to_json(const Policy& p);
 
-/// The knobs as `interleave list` shows them: name, type, values, default, description, source
-/// (file, commit, hypothetical values, note).
-nlohmann::json knob_catalog();
-
 }  // namespace interleave::model

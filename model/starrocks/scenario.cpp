@@ -340,18 +340,33 @@ WorldConfig parse_world(const nlohmann::json& scenario, const std::string& file)
   return w;
 }
 
-nlohmann::json model_catalog() {
-  nlohmann::json presets_j = nlohmann::json::array();
+ModelCatalog model_catalog() {
+  ModelCatalog c;
+  c.knob_section = "policy";
+  const Policy defaults;
+  for (const Knob& k : knobs())
+    c.knobs.push_back({.name = std::string(k.key),
+                       .type = std::string(type_name(k.type)),
+                       .values = k.values,
+                       .default_value = k.get(defaults),
+                       .description = std::string(k.description),
+                       .source = {{"file", k.source.file},
+                                  {"commit", k.source.commit},
+                                  {"hypothetical", k.source.hypothetical},
+                                  {"note", k.source.note}}});
   for (const Preset& p : presets()) {
     nlohmann::json follows = nlohmann::json::array();
     for (const SourceRef& r : p.follows)
       follows.push_back({{"file", r.file}, {"commit", r.commit}});
-    presets_j.push_back({{"name", p.name},
-                         {"description", p.description},
-                         {"hypothetical", p.hypothetical},
-                         {"follows", follows},
-                         {"policy", policy_to_json(p.policy)}});
+    c.presets.push_back({p.name, p.description, p.hypothetical, std::move(follows),
+                         policy_to_json(p.policy)});
   }
+  c.default_preset = std::string(kDefaultPreset);
+  for (const Fact* f : properties())
+    c.properties.push_back(
+        {std::string(f->name), std::string(f->description), std::string(f->checked)});
+  for (const Fact* f : coverage_goals())
+    c.goals.push_back({std::string(f->name), std::string(f->description), std::string(f->checked)});
   nlohmann::json durations = nlohmann::json::array();
   for (const WorkFact& f : work_facts())
     durations.push_back({{"work", f.key},
@@ -367,14 +382,10 @@ nlohmann::json model_catalog() {
         "timing.task_runs_per_hour", "timing.wall_clock",
         "actors.task_runs[].anchor_insert_s", "actors.task_runs[].iteration_s"}},
       {"durations", durations}};
-  return {{"model", "starrocks-temp-tables"},
-          {"sections", {"cluster", "actors", "policy", "timing"}},
-          {"timing", timing},
-          {"default_preset", kDefaultPreset},
-          {"presets", presets_j},
-          {"knobs", knob_catalog()},
-          {"invariants", fact_catalog(properties())},
-          {"coverage_goals", fact_catalog(coverage_goals())}};
+  c.extra = {{"model", "starrocks-temp-tables"},
+             {"sections", {"cluster", "actors", "policy", "timing"}},
+             {"timing", timing}};
+  return c;
 }
 
 }  // namespace interleave::model

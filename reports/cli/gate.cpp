@@ -57,20 +57,18 @@ std::filesystem::path report_file(const std::string& report_dir) {
 }
 
 // Every property the scenarios can report, sorted, each once, described by its model's catalog
-// ("invariants": [{"name", "description"}]; a property it does not describe gets no description).
+// (its properties, and the engine's built-in ones; a property it does not describe gets no
+// description).
 std::vector<reports::GateRule> gate_rules(const std::vector<Scenario>& scenarios,
                                           const ModelRegistry& models) {
   std::map<std::string, std::string> rules;
   for (const Scenario& s : scenarios) {
     std::map<std::string, std::string> described;
-    if (const ModelDriver* driver = models.find(s.model)) {
-      const nlohmann::json catalog = driver->catalog();
-      if (catalog.contains("invariants") && catalog["invariants"].is_array())
-        for (const auto& f : catalog["invariants"])
-          if (f.is_object() && f.contains("name") && f["name"].is_string() &&
-              f.contains("description") && f["description"].is_string())
-            described[f["name"].get<std::string>()] = f["description"].get<std::string>();
-    }
+    for (const Property& p : builtin_properties())
+      described[p.name] = p.description;
+    if (const ModelDriver* driver = models.find(s.model))
+      for (const Property& p : driver->catalog().properties)
+        described[p.name] = p.description;
     for (const std::string& p : s.instance.invariants) {
       const auto d = described.find(p);
       rules.emplace(p, d != described.end() ? d->second : std::string());

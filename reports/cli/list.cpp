@@ -62,6 +62,54 @@ void render(const nlohmann::json& j, const std::string& indent, std::string& out
   }
 }
 
+// A model's catalog as `list` prints it: the knobs (of their section), the presets, the
+// properties (the engine's built-in ones after the model's), the goals, then what else the model
+// shows, rendered as it is.
+std::string catalog_text(const ModelCatalog& c) {
+  std::string out;
+  if (!c.knobs.empty()) {
+    out += "    knobs (the section " + c.knob_section + "):\n";
+    for (const Knob& k : c.knobs) {
+      out += "      - " + k.name + " (" + k.type + ", default " + scalar_text(k.default_value);
+      if (k.type == "integer") out += ", " + std::to_string(k.min) + ".." + std::to_string(k.max);
+      if (k.values.is_array() && !k.values.empty()) {
+        std::string values;
+        for (const auto& v : k.values)
+          values += (values.empty() ? "" : ", ") + scalar_text(v);
+        out += ", one of " + values;
+      }
+      out += ")" + (k.description.empty() ? std::string() : ": " + k.description) + "\n";
+    }
+  }
+  if (!c.presets.empty()) {
+    out += "    presets (the default: " + c.default_preset + "):\n";
+    for (const Preset& p : c.presets)
+      out += "      - " + p.name + (p.hypothetical ? " (hypothetical)" : "") +
+             (p.description.empty() ? std::string() : ": " + p.description) + "\n";
+  }
+  std::vector<Property> properties = c.properties;
+  for (const Property& b : builtin_properties())
+    if (std::none_of(properties.begin(), properties.end(),
+                     [&](const Property& p) { return p.name == b.name; }))
+      properties.push_back(b);
+  const auto facts = [&out](const char* title, const std::vector<Property>& list) {
+    if (list.empty()) return;
+    out += std::string("    ") + title + ":\n";
+    for (const Property& f : list)
+      out += "      - " + f.name +
+             (f.description.empty() ? std::string() : ": " + f.description) + "\n";
+  };
+  facts("properties", properties);
+  facts("coverage goals", c.goals);
+  if (c.extra.is_object())
+    for (const auto& [key, value] : c.extra.items())
+      if (key != "model" && key != "sections") {
+        out += "    " + key + ":\n";
+        render(value, "      ", out);
+      }
+  return out;
+}
+
 // The output formats (reports/formats.hpp): what each shows, which command writes it, its file
 // extension.
 nlohmann::json formats_json() {
@@ -181,7 +229,7 @@ int run_list(const ListArgs& args, const Context& ctx) {
       models.push_back({{"name", d->name()},
                         {"description", d->description()},
                         {"sections", d->sections()},
-                        {"catalog", d->catalog()},
+                        {"catalog", to_json(d->catalog())},
                         {"log_patterns", log_patterns_json(*d)}});
     ctx.out << nlohmann::json{{"models", models},
                               {"strategies", strategies},
@@ -205,7 +253,7 @@ int run_list(const ListArgs& args, const Context& ctx) {
     for (const auto& s : d->sections())
       sections += (sections.empty() ? "" : ", ") + s;
     out += "    scenario sections: " + sections + "\n";
-    render(d->catalog(), "    ", out);
+    out += catalog_text(d->catalog());
     const auto& patterns = d->log_patterns().patterns();
     if (!patterns.empty()) {
       out += "    log patterns (the lines its steps log):\n";

@@ -76,14 +76,16 @@ struct Row {
   bool all_hold = false;
 };
 
-/// The key a varied path has in a policy ("policy.liveness" -> "liveness"; others: the path).
-std::string policy_key(const std::string& path) {
-  return path.starts_with("policy.") ? path.substr(7) : path;
+/// The key a varied path has in a policy: a knob of the model's knob section by its name
+/// ("policy.liveness" -> "liveness"); others by their path.
+std::string policy_key(const std::string& path, const std::string& section) {
+  const std::string prefix = section + ".";
+  return !section.empty() && path.starts_with(prefix) ? path.substr(prefix.size()) : path;
 }
 
-json preset_policy(const json& presets, const std::string& name) {
-  for (const json& p : presets)
-    if (p.value("name", "") == name) return p.value("policy", json::object());
+json preset_policy(const std::vector<Preset>& presets, const std::string& name) {
+  for (const Preset& p : presets)
+    if (p.name == name) return p.knobs;
   return json::object();
 }
 
@@ -158,9 +160,10 @@ CLI::App* add_matrix(CLI::App& app, MatrixArgs& a) {
 
 namespace {
 
-// The catalog of the scenarios' model(s): presets and the default preset.
+// The catalog of the scenarios' model(s): the knob section, the presets and the default preset.
 struct MatrixCatalog {
-  json presets = json::array();
+  std::string knob_section;
+  std::vector<Preset> presets;
   std::string default_preset;
   std::vector<std::string> preset_names;
 };
@@ -177,16 +180,15 @@ MatrixCatalog catalog_of(const std::vector<std::string>& files, const ModelRegis
   models.erase(std::unique(models.begin(), models.end()), models.end());
   for (const std::string& m : models)
     if (const ModelDriver* d = registry.find(m)) {
-      const json catalog = d->catalog();
-      if (c.default_preset.empty()) c.default_preset = catalog.value("default_preset", "");
-      for (const json& p : catalog.value("presets", json::array())) {
-        const std::string name = p.value("name", "");
-        if (std::find(c.preset_names.begin(), c.preset_names.end(), name) ==
+      const ModelCatalog catalog = d->catalog();
+      if (c.knob_section.empty()) c.knob_section = catalog.knob_section;
+      if (c.default_preset.empty()) c.default_preset = catalog.default_preset;
+      for (const Preset& p : catalog.presets)
+        if (std::find(c.preset_names.begin(), c.preset_names.end(), p.name) ==
             c.preset_names.end()) {
-          c.preset_names.push_back(name);
+          c.preset_names.push_back(p.name);
           c.presets.push_back(p);
         }
-      }
     }
   return c;
 }
@@ -244,7 +246,8 @@ std::vector<Vary> varies_of(const std::vector<std::string>& vary) {
 
 // The rows, the first --vary slowest.
 std::vector<Row> rows_of(const std::vector<std::string>& row_presets,
-                         const std::vector<Vary>& varies, const json& presets) {
+                         const std::vector<Vary>& varies, const MatrixCatalog& catalog) {
+  const std::vector<Preset>& presets = catalog.presets;
   std::vector<Row> rows;
   for (const std::string& preset : row_presets) {
     std::vector<std::size_t> pick(varies.size(), 0);
@@ -259,7 +262,7 @@ std::vector<Row> rows_of(const std::vector<std::string>& row_presets,
         row.label += (row.label.empty() ? "" : " ") + varies[k].path + "=" + value;
         json parsed = json::parse(value, nullptr, false);
         if (parsed.is_discarded()) parsed = value;
-        row.policy[policy_key(varies[k].path)] = parsed;
+        row.policy[policy_key(varies[k].path, catalog.knob_section)] = parsed;
       }
       if (row.label.empty()) row.label = "(the scenario's policy)";
       rows.push_back(std::move(row));
@@ -274,12 +277,13 @@ std::vector<Row> rows_of(const std::vector<std::string>& row_presets,
 
 // The base policy and each row's change from it.
 void mark_changes(std::vector<Row>& rows, const std::string& base,
-                  const std::vector<Vary>& varies, const json& presets) {
-  json base_policy = base.empty() ? json::object() : preset_policy(presets, base);
+                  const std::vector<Vary>& varies, const MatrixCatalog& catalog) {
+  json base_policy = base.empty() ? json::object() : preset_policy(catalog.presets, base);
   if (base.empty())
     for (const Vary& v : varies) {
       json parsed = json::parse(v.values.front(), nullptr, false);
-      base_policy[policy_key(v.path)] = parsed.is_discarded() ? json(v.values.front()) : parsed;
+      base_policy[policy_key(v.path, catalog.knob_section)] =
+          parsed.is_discarded() ? json(v.values.front()) : parsed;
     }
   for (Row& row : rows) {
     std::map<std::string, json> keys;
@@ -458,8 +462,8 @@ int run_matrix(const MatrixArgs& args, const Context& ctx) {
   const std::vector<Vary> varies = varies_of(args.vary);
   if (varies.empty() && row_presets.size() == 1 && row_presets.front().empty())
     throw UsageError("nothing to vary: give --vary PATH=A,B, --presets or --base");
-  std::vector<Row> rows = rows_of(row_presets, varies, catalog.presets);
-  mark_changes(rows, base, varies, catalog.presets);
+  std::vector<Row> rows = rows_of(row_presets, varies, catalog);
+  mark_changes(rows, base, varies, catalog);
   const std::vector<std::vector<Scenario>> loaded =
       load_rows(rows, files, ctx.models, args.overrides);  // before anything runs
   run_rows(rows, loaded, args.overrides);

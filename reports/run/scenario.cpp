@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace interleave::cli {
@@ -181,7 +182,7 @@ Scenario parse_scenario(const json& document, const std::string& file,
   if (auto exploration = root.find("exploration"))
     s.exploration = exploration_from_json(*exploration);
 
-  s.instance = driver->instantiate(document, file);
+  s.instance = instantiate(*driver, document, file);
   if (!s.instance.program) root.fail("internal: model '" + model_name + "' built no program");
   s.decompose = [driver, document, file] { return driver->decompose(document, file); };
 
@@ -216,15 +217,23 @@ Scenario parse_scenario(const json& document, const std::string& file,
 Scenario load_scenario(const std::string& path, const ModelRegistry& models,
                        const std::vector<ScenarioOverride>& overrides) {
   if (overrides.empty()) return parse_scenario(read_json_file(path), path, models);
-  const json document = apply_scenario_overrides(read_json_file(path), overrides, path);
+  json document = read_json_file(path);
+  // A --preset goes to the knob section of the scenario's model.
+  std::optional<ModelCatalog> catalog;
+  if (document.is_object() && document.contains("model") && document["model"].is_string())
+    if (const ModelDriver* d = models.find(document["model"].get<std::string>()))
+      catalog = d->catalog();
+  const std::vector<ScenarioOverride> aimed =
+      aim_presets(overrides, catalog ? &*catalog : nullptr, path);
+  document = apply_scenario_overrides(std::move(document), aimed, path);
   try {
     Scenario s = parse_scenario(document, path, models);
-    for (const ScenarioOverride& o : overrides)
+    for (const ScenarioOverride& o : aimed)
       s.overrides.push_back(o.text);
     return s;
   } catch (const InputError& e) {
     // Name the option that set the key the error is about (the last one to set it).
-    for (auto o = overrides.rbegin(); o != overrides.rend(); ++o) {
+    for (auto o = aimed.rbegin(); o != aimed.rend(); ++o) {
       const std::string pointer = json_pointer(*o);
       if (e.path() == pointer || e.path().starts_with(pointer + "/"))
         throw InputError(e.file(), e.path(), e.message() + " (set by " + o->text + ")");

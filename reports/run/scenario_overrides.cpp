@@ -19,8 +19,14 @@ bool all_digits(const std::string& s) {
 std::vector<ScenarioOverride> parse_scenario_overrides(const std::string& preset,
                                                        const std::vector<std::string>& sets) {
   std::vector<ScenarioOverride> out;
-  if (!preset.empty())
-    out.push_back({"--preset " + preset, {"policy"}, nlohmann::json{{"preset", preset}}});
+  if (!preset.empty()) {
+    ScenarioOverride o;
+    o.text = "--preset " + preset;
+    o.path = {"policy"};
+    o.value = preset;
+    o.preset = true;
+    out.push_back(std::move(o));
+  }
   for (const std::string& set : sets) {
     const std::size_t eq = set.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -48,11 +54,26 @@ std::vector<ScenarioOverride> parse_scenario_overrides(const std::string& preset
   return out;
 }
 
+std::vector<ScenarioOverride> aim_presets(std::vector<ScenarioOverride> overrides,
+                                          const ModelCatalog* catalog, const std::string& file) {
+  if (catalog == nullptr) return overrides;
+  for (ScenarioOverride& o : overrides) {
+    if (!o.preset) continue;
+    if (catalog->presets.empty() || catalog->knob_section.empty())
+      throw InputError(file, "/model", o.text + ": the scenario's model has no presets");
+    o.path = {catalog->knob_section};
+    o.knobs.clear();
+    for (const Knob& k : catalog->knobs)
+      o.knobs.push_back(k.name);
+  }
+  return overrides;
+}
+
 std::string json_pointer(const ScenarioOverride& o) {
   std::string p;
   for (const std::string& key : o.path)
     p += "/" + key;
-  return p;
+  return o.preset ? p + "/preset" : p;
 }
 
 nlohmann::json apply_scenario_overrides(nlohmann::json document,
@@ -80,7 +101,19 @@ nlohmann::json apply_scenario_overrides(nlohmann::json document,
         node = &(*node)[key];
       }
       at += "/" + key;
-      if (last) *node = o.value;
+      if (last && o.preset) {
+        // The section's knobs give way to the preset (its other keys stay).
+        if (node->is_null()) *node = nlohmann::json::object();
+        if (!node->is_object())
+          throw InputError(file, at, o.text + ": this is " + std::string(node->type_name()) +
+                                         ", not an object");
+        if (o.knobs.empty()) *node = nlohmann::json::object();  // not aimed: all of it
+        for (const std::string& knob : o.knobs)
+          node->erase(knob);
+        (*node)["preset"] = o.value;
+      } else if (last) {
+        *node = o.value;
+      }
     }
   }
   return document;

@@ -93,11 +93,13 @@ class CounterDriver final : public ModelDriver {
                             const std::string& file) const override {
     const JsonReader root(scenario, file);
     const JsonReader c = root.at("counter");
-    c.expect_keys({"workers", "increments", "lock", "deadlock", "fail_on", "total"});
+    c.expect_keys({"preset", "workers", "increments", "lock", "deadlock", "fail_on", "total"});
     CounterConfig cfg;
     cfg.workers = static_cast<int>(c.int_or("workers", 2, 1, 6));
     cfg.increments = static_cast<int>(c.int_or("increments", 1, 1, 5));
-    cfg.lock = c.bool_or("lock", false);
+    // A preset sets the lock (the knob given beside it wins).
+    const bool preset_lock = c.enum_or("preset", "racy", {"racy", "locked"}) == "locked";
+    cfg.lock = c.bool_or("lock", preset_lock);
     cfg.deadlock = c.bool_or("deadlock", false);
     cfg.fail_on = static_cast<int>(c.int_or("fail_on", -1, -1, 100));
     cfg.total = static_cast<int>(c.int_or("total", -1, -1, 100));
@@ -138,16 +140,19 @@ class CounterDriver final : public ModelDriver {
     offer.decomposition = std::move(d);
     return offer;
   }
-  nlohmann::json catalog() const override {
-    return {{"presets",
-             {{{"name", "racy"}, {"description", "no lock"}},
-              {{"name", "locked"}, {"description", "a lock around each increment"}}}},
-            {"knobs",
-             {{"workers", {{"default", 2}, {"range", "1..6"}}},
-              {"increments", {{"default", 1}, {"range", "1..5"}}},
-              {"lock", {{"default", false}}}}},
-            {"invariants", {"counter <= total", "counter == total", "deadlock", "actor_failure"}},
-            {"coverage_goals", {"all done", "both inside"}}};
+  ModelCatalog catalog() const override {
+    ModelCatalog c;
+    c.knob_section = "counter";
+    c.knobs = {{.name = "workers", .type = "integer", .default_value = 2, .min = 1, .max = 6},
+               {.name = "increments", .type = "integer", .default_value = 1, .min = 1, .max = 5},
+               {.name = "lock", .type = "boolean", .default_value = false}};
+    c.presets = {{"racy", "no lock", false, nlohmann::json::array(), {{"lock", false}}},
+                 {"locked", "a lock around each increment", false, nlohmann::json::array(),
+                  {{"lock", true}}}};
+    c.default_preset = "racy";
+    c.properties = {{"counter <= total", "", ""}, {"counter == total", "", ""}};
+    c.goals = {{"all done", "", ""}, {"both inside", "", ""}};
+    return c;
   }
 };
 

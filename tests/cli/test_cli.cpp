@@ -42,7 +42,7 @@ class BrokenDriver final : public ModelDriver {
     m.invariants = {"x == 1", "deadlock", "actor_failure"};
     return m;
   }
-  json catalog() const override { return json::object(); }
+  ModelCatalog catalog() const override { return {}; }
 
  private:
   std::string how_;
@@ -138,22 +138,21 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
         "models:\n"
         "  counter: workers incrementing a shared counter, with or without a lock\n"
         "    scenario sections: counter\n"
-        "    coverage_goals: all done, both inside\n"
-        "    invariants: counter <= total, counter == total, deadlock, actor_failure\n"
-        "    knobs:\n"
-        "      increments:\n"
-        "        default: 1\n"
-        "        range: 1..5\n"
-        "      lock:\n"
-        "        default: false\n"
-        "      workers:\n"
-        "        default: 2\n"
-        "        range: 1..6\n"
-        "    presets:\n"
-        "      - name: racy\n"
-        "        description: no lock\n"
-        "      - name: locked\n"
-        "        description: a lock around each increment\n"
+        "    knobs (the section counter):\n"
+        "      - workers (integer, default 2, 1..6)\n"
+        "      - increments (integer, default 1, 1..5)\n"
+        "      - lock (boolean, default false)\n"
+        "    presets (the default: racy):\n"
+        "      - racy: no lock\n"
+        "      - locked: a lock around each increment\n"
+        "    properties:\n"
+        "      - counter <= total\n"
+        "      - counter == total\n"
+        "      - deadlock: no actor can run while some actor is unfinished (engine)\n"
+        "      - actor_failure: an internal check of the model failed (engine)\n"
+        "    coverage goals:\n"
+        "      - all done\n"
+        "      - both inside\n"
         "    log patterns (the lines its steps log):\n"
         "      - counter_written: INFO Counter: write counter = {value:int} (hypothetical: the "
         "note of the test model's write)\n"
@@ -180,7 +179,12 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
   CHECK(j["portfolio"]["members"][0]["strategy"] == "dpor");
   CHECK(j["models"][0]["name"] == "counter");
   CHECK(j["models"][0]["sections"] == json{"counter"});
-  CHECK(j["models"][0]["catalog"]["coverage_goals"] == json{"all done", "both inside"});
+  const json& goals = j["models"][0]["catalog"]["coverage_goals"];
+  REQUIRE(goals.size() == 2);
+  CHECK(goals[0]["name"] == "all done");
+  CHECK(goals[1]["name"] == "both inside");
+  CHECK(j["models"][0]["catalog"]["knob_section"] == "counter");
+  CHECK(j["models"][0]["catalog"]["default_preset"] == "racy");
 }
 
 TEST_CASE("a model that throws or is not deterministic is an internal error (exit 4)", "[cli]") {

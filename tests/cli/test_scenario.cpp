@@ -130,7 +130,7 @@ TEST_CASE("the model's sections: errors come from the driver, with the path",
   CHECK(check_error(R"({"name": "a", "model": "counter"})") == "/counter: missing (required)");
   CHECK(check_error(R"({"name": "a", "model": "counter", "counter": {"wrokers": 2}})") ==
         "/counter/wrokers: unknown key 'wrokers' (did you mean 'workers'?); known keys: "
-        "'workers', 'increments', 'lock', 'deadlock', 'fail_on', 'total'");
+        "'preset', 'workers', 'increments', 'lock', 'deadlock', 'fail_on', 'total'");
   CHECK(check_error(R"({"name": "a", "model": "counter", "counter": {"workers": 9}})") ==
         "/counter/workers: must be between 1 and 6, got 9");
   CHECK(check_error(R"({"name": "a", "model": "counter",

@@ -36,10 +36,13 @@ ModelInstance instance(const json& section) {
   return lease_lock::make_lease_lock_driver()->instantiate(scenario(section), "s.json");
 }
 
-// Exhaustive exploration past every violation (one counterexample per property).
+// Exhaustive exploration past every violation (one counterexample per property), in the checked
+// mode: every use of the model's Checked state is held to its step's declared accesses, and the
+// sampled executions are audited for steps declared independent that do not commute.
 ExplorationResult explore(const json& section, const std::string& strategy = "dpor") {
   ExploreOptions o;
   o.stop_on_first_violation = false;
+  o.check_accesses = true;
   Explorer ex(instance(section).program, o);
   auto s = make_strategy(StrategySpec{strategy});
   return ex.explore(*s);
@@ -247,8 +250,8 @@ TEST_CASE("lease-lock: the counterexample is Kleppmann's timeline", "[lease-lock
 TEST_CASE("lease-lock: bad input names the file and the JSON path", "[lease-lock][input]") {
   CHECK(error_of({{"fencing_token", true}}) ==
         "s.json: /lease_lock/fencing_token: unknown key 'fencing_token' (did you mean "
-        "'fencing_tokens'?); known keys: 'clients', 'lease_expiries', 'fencing_tokens', "
-        "'check_lease_before_write', 'release'");
+        "'fencing_tokens'?); known keys: 'preset', 'clients', 'lease_expiries', "
+        "'fencing_tokens', 'check_lease_before_write', 'release'");
   CHECK(error_of({{"clients", 4}}) ==
         "s.json: /lease_lock/clients: must be between 2 and 3, got 4");
   CHECK(error_of({{"fencing_tokens", "yes"}}) ==
@@ -271,26 +274,57 @@ TEST_CASE("lease-lock: bad input names the file and the JSON path", "[lease-lock
   CHECK_FALSE(std::filesystem::exists(tmp / "out"));
 }
 
-TEST_CASE("lease-lock: the JSON Schema lists exactly the knobs of the table",
+TEST_CASE("lease-lock: the JSON Schema lists exactly the knobs and presets of the tables",
           "[lease-lock][schema]") {
   std::ifstream in(kSource + "/model/lease_lock/lease-lock.schema.json");
   REQUIRE(in);
   const json schema = json::parse(in);
   const json& props = schema.at("properties").at("lease_lock").at("properties");
-  CHECK(props.size() == lease_lock::knobs().size());
-  for (const lease_lock::Knob& k : lease_lock::knobs()) {
-    INFO(k.key);
-    REQUIRE(props.contains(std::string(k.key)));
-    const json& p = props.at(std::string(k.key));
-    CHECK(p.at("default") == k.fallback);
-    if (k.fallback.is_boolean()) CHECK(p.at("type") == "boolean");
-    if (k.fallback.is_number()) {
-      CHECK(p.at("type") == "integer");
+  CHECK(props.size() == lease_lock::knobs().size() + 1);
+  std::vector<std::string> presets;
+  for (const Preset& p : lease_lock::presets())
+    presets.push_back(p.name);
+  CHECK(props.at("preset").at("enum") == json(presets));
+  for (const Knob& k : lease_lock::knobs()) {
+    INFO(k.name);
+    REQUIRE(props.contains(k.name));
+    const json& p = props.at(k.name);
+    CHECK(p.at("default") == k.default_value);
+    CHECK(p.at("type") == k.type);
+    if (k.type == "integer") {
       CHECK(p.at("minimum") == k.min);
       CHECK(p.at("maximum") == k.max);
     }
-    if (k.fallback.is_string()) CHECK(p.at("enum") == json(k.values));
+    if (k.type == "string") CHECK(p.at("enum") == k.values);
   }
+  // The default preset is the knobs' defaults: a scenario naming it is a scenario naming none.
+  for (const auto& [knob, value] : lease_lock::presets().front().knobs.items())
+    for (const Knob& k : lease_lock::knobs())
+      if (k.name == knob) CHECK(value == k.default_value);
+}
+
+TEST_CASE("lease-lock: matrix runs on its presets, and --preset picks one", "[lease-lock][cli]") {
+  ModelRegistry models;
+  models.add(lease_lock::make_lease_lock_driver());
+  TempDir tmp;
+  const std::string scenario = kSource + "/scenarios/lease-lock-no-fencing.json";
+  const CliResult m = run_cli({"matrix", scenario, "--presets", "all"}, models);
+  INFO(m.out << m.err);
+  CHECK(m.code == 0);  // fencing-tokens makes it hold
+  CHECK_THAT(m.out, Catch::Contains("fencing-tokens") && Catch::Contains("lease-only") &&
+                        Catch::Contains("check-before-write") && Catch::Contains("plain-del") &&
+                        Catch::Contains("fencing_tokens=true"));
+  const CliResult fenced =
+      run_cli({"check", scenario, "--preset", "fencing-tokens", "--out", tmp / "out"}, models);
+  CHECK(fenced.code == 0);
+  const CliResult varied = run_cli(
+      {"matrix", scenario, "--vary", "lease_lock.fencing_tokens=false,true"}, models);
+  CHECK(varied.code == 0);
+  CHECK_THAT(varied.out, Catch::Contains("fencing_tokens=true"));
+  const CliResult unknown = run_cli({"check", scenario, "--preset", "redlock"}, models);
+  CHECK(unknown.code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("/lease_lock/preset") &&
+                              Catch::Contains("(set by --preset redlock)"));
 }
 
 TEST_CASE("lease-lock: behind the generic CLI, alone and beside StarRocks", "[lease-lock][cli]") {

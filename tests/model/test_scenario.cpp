@@ -192,7 +192,7 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
   CHECK(r.stats.executions == 2304);
   CHECK_THROWS_AS(d->instantiate({{"policy", {{"dispatch_order", 1}}}}, "s.json"), InputError);
 
-  const json cat = d->catalog();
+  const json cat = to_json(d->catalog());
   CHECK(cat.at("presets").size() == presets().size());
   CHECK(cat.at("presets").at(0).at("name") == "starrocks-4.1.1");
   CHECK(cat.at("knobs").size() == 9);
@@ -236,7 +236,7 @@ TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser ac
           "wall_clock"});
   CHECK(keys(schema.at("properties")) == V{"actors", "cluster", "policy", "timing"});
   std::vector<std::string> names;
-  for (const Preset& p : presets())
+  for (const model::Preset& p : presets())
     names.push_back(p.name);
   CHECK(defs.at("policy").at("properties").at("preset").at("enum").get<V>() == names);
 }

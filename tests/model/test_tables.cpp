@@ -63,7 +63,7 @@ std::string source_ref(std::string_view file_view, std::string_view commit) {
   return s;
 }
 
-std::string knob_row(const Knob& k) {
+std::string knob_row(const model::Knob& k) {
   std::vector<std::string> values;
   for (const json& v : k.values)
     values.push_back(code(value_text(v)));
@@ -80,7 +80,7 @@ std::string knob_row(const Knob& k) {
          std::string(k.description) + " | " + source + " |";
 }
 
-std::string preset_row(const Preset& p) {
+std::string preset_row(const model::Preset& p) {
   std::vector<std::string> refs;
   for (const SourceRef& r : p.follows)
     refs.push_back(source_ref(r.file, r.commit));
@@ -90,7 +90,7 @@ std::string preset_row(const Preset& p) {
 }
 
 // The schema's description of a knob: the table's, and the hypothetical values.
-std::string schema_description(const Knob& k) {
+std::string schema_description(const model::Knob& k) {
   std::string d(k.description);
   if (k.source.hypothetical.empty()) return d;
   std::vector<std::string> hyp;
@@ -124,24 +124,24 @@ TEST_CASE("tables: the schema's policy section is the knob table", "[tables][sch
   const json schema = json::parse(read_source("model/starrocks/starrocks-temp-tables.schema.json"));
   const json& props = schema.at("$defs").at("policy").at("properties");
   std::set<std::string> expected = {"preset"};
-  for (const Knob& k : knobs())
+  for (const model::Knob& k : knobs())
     expected.insert(std::string(k.key));
   const std::vector<std::string> listed = keys_of(props);
   CHECK(std::set<std::string>(listed.begin(), listed.end()) == expected);
 
   std::vector<std::string> names;
-  for (const Preset& p : presets())
+  for (const model::Preset& p : presets())
     names.push_back(p.name);
   CHECK(props.at("preset").at("enum") == json(names));
   CHECK(props.at("preset").at("default") == std::string(kDefaultPreset));
   std::vector<std::string> hypothetical;
-  for (const Preset& p : presets())
+  for (const model::Preset& p : presets())
     if (p.hypothetical) hypothetical.push_back(p.name);
   CHECK(props.at("preset").at("description") ==
         "a StarRocks version or a variant; hypothetical (no StarRocks version behaves so): " +
             join(hypothetical, ", "));
 
-  for (const Knob& k : knobs()) {
+  for (const model::Knob& k : knobs()) {
     INFO("knob " << k.key);
     REQUIRE(props.contains(std::string(k.key)));
     const json& s = props.at(std::string(k.key));
@@ -170,12 +170,12 @@ TEST_CASE("tables: docs/model.md lists the knobs, presets, properties and goals 
           "[tables][docs]") {
   const std::string doc = read_source("docs/model.md");
   std::vector<std::string> want;
-  for (const Knob& k : knobs())
+  for (const model::Knob& k : knobs())
     want.push_back(knob_row(k));
   CHECK(table_rows(doc, "| key | values | default (4.1.1) | meaning | source |") == want);
 
   want.clear();
-  for (const Preset& p : presets())
+  for (const model::Preset& p : presets())
     want.push_back(preset_row(p));
   CHECK(table_rows(doc, "| preset | description | source |") == want);
 
@@ -191,10 +191,10 @@ TEST_CASE("tables: docs/model.md lists the knobs, presets, properties and goals 
 }
 
 TEST_CASE("tables: the catalog, the names and the policy JSON derive from the tables", "[tables]") {
-  const json cat = model_catalog();
+  const json cat = to_json(model_catalog());
   REQUIRE(cat.at("knobs").size() == knobs().size());
   for (std::size_t i = 0; i < knobs().size(); ++i) {
-    const Knob& k = knobs()[i];
+    const model::Knob& k = knobs()[i];
     const json& c = cat.at("knobs").at(i);
     CHECK(c.at("name") == k.key);
     CHECK(c.at("values") == k.values);
@@ -207,7 +207,7 @@ TEST_CASE("tables: the catalog, the names and the policy JSON derive from the ta
   }
   REQUIRE(cat.at("presets").size() == presets().size());
   for (std::size_t i = 0; i < presets().size(); ++i) {
-    const Preset& p = presets()[i];
+    const model::Preset& p = presets()[i];
     const json& c = cat.at("presets").at(i);
     CHECK(c.at("name") == p.name);
     CHECK(c.at("hypothetical") == p.hypothetical);
@@ -218,7 +218,7 @@ TEST_CASE("tables: the catalog, the names and the policy JSON derive from the ta
     }
   }
   std::vector<std::string> keys;
-  for (const Knob& k : knobs())
+  for (const model::Knob& k : knobs())
     keys.emplace_back(k.key);
   std::vector<std::string> written = keys_of(policy_to_json(Policy{}));
   std::sort(keys.begin(), keys.end());
@@ -251,7 +251,7 @@ TEST_CASE(
     "hypothetical",
     "[tables][sources]") {
   const Policy defaults;
-  for (const Knob& k : knobs()) {
+  for (const model::Knob& k : knobs()) {
     INFO("knob " << k.key);
     REQUIRE(k.source.hypothetical.is_array());
     for (const json& v : k.source.hypothetical) {
@@ -267,7 +267,7 @@ TEST_CASE(
       CHECK(is_commit(k.source.commit));
     CHECK((k.source.file.starts_with("fe/") || k.source.file.starts_with("be/")));
   }
-  for (const Preset& p : presets()) {
+  for (const model::Preset& p : presets()) {
     INFO("preset " << p.name);
     CHECK((p.hypothetical || !p.follows.empty()));
     for (const SourceRef& r : p.follows) {
@@ -275,7 +275,7 @@ TEST_CASE(
       CHECK(r.file.starts_with("fe/"));
     }
     // A preset that takes a hypothetical value of some knob is hypothetical.
-    for (const Knob& k : knobs()) {
+    for (const model::Knob& k : knobs()) {
       const json value = k.get(p.policy);
       for (const json& v : k.source.hypothetical) {
         const bool uses = value.is_array()
@@ -291,14 +291,14 @@ TEST_CASE(
 }
 
 TEST_CASE("tables: the parser reads back every value the policy JSON writes", "[tables]") {
-  for (const Preset& p : presets()) {
+  for (const model::Preset& p : presets()) {
     INFO("preset " << p.name);
     json s = {{"policy", policy_to_json(p.policy)}};
     if (!p.policy.has_task_liveness()) s["policy"].erase("task_run_snapshot");
     CHECK(parse_world(s, "s.json").policy == p.policy);
   }
   // Every value of every knob, set alone on top of a preset that takes C3.
-  for (const Knob& k : knobs()) {
+  for (const model::Knob& k : knobs()) {
     for (const json& v : k.values) {
       json value = k.type == KnobType::kSet ? json::array({v}) : v;
       const json s = {{"policy", {{"preset", "pr-79339"}, {std::string(k.key), value}}}};
