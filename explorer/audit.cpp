@@ -192,12 +192,13 @@ CommutationAudit audit_commutation(Explorer& explorer, const Schedule& schedule,
         run.steps.size() == order.size())
       return "in the other order, the execution does not end after the same steps (an actor "
              "that had finished still has a step to run)";
-    // The original ends at its first failure. Moved earlier, the failing step (or a step as
-    // failing) may fail before the steps it was moved past: the same behaviour, cut sooner.
+    // The original ends at its first failure. Moved earlier, the failing step may fail before
+    // the steps it was moved past: the same failure, cut sooner.
     const auto fails = [](Outcome o) {
       return o == Outcome::kViolation || o == Outcome::kActorFailure;
     };
-    if (fails(base.outcome()) && fails(moved.outcome()) && run.steps.size() < order.size())
+    if (fails(base.outcome()) && moved.outcome() == base.outcome() &&
+        moved.property() == base.property() && run.steps.size() < order.size())
       return "";
     if (run.steps.size() != order.size() || moved.outcome() != base.outcome() ||
         moved.property() != base.property())

@@ -14,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -200,6 +201,31 @@ TEST_CASE("audit: the commutation audit finds the pair without Checked state", "
     Explorer explorer(plain_program, plain());
     Schedule s;
     s.steps = {ScheduleEntry::run("A"), ScheduleEntry::run("B")};
+    const CommutationAudit audit = audit_commutation(explorer, s);
+    CHECK(!audit.finding);
+    CHECK(audit.not_audited.empty());
+    CHECK(audit.moves == 1);
+  }
+  SECTION("a failing step moved earlier fails sooner: the same failure, no finding") {
+    // A sets x, which the invariant forbids; B's step is independent of it. Run B then A, the
+    // invariant fails after A; moved before B, A's step fails at once and B never runs.
+    const Program failing = [](Execution& ex) {
+      const ObjectId x = ex.object("x");
+      const ObjectId y = ex.object("y");
+      auto set = std::make_shared<bool>(false);
+      ex.spawn("A", [x, set](Actor& a) {
+        a.step("a", {write(x)});
+        *set = true;
+      });
+      ex.spawn("B", [y](Actor& a) { a.step("b", {write(y)}); });
+      ex.invariant("x unset", {x}, [set]() -> Check {
+        if (!*set) return std::nullopt;
+        return std::string("x is set");
+      });
+    };
+    Explorer explorer(failing, plain());
+    Schedule s;
+    s.steps = {ScheduleEntry::run("B"), ScheduleEntry::run("A")};
     const CommutationAudit audit = audit_commutation(explorer, s);
     CHECK(!audit.finding);
     CHECK(audit.not_audited.empty());
