@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace interleave {
@@ -35,6 +37,36 @@ struct ModelInstance {
   double runs_per_hour = 0;
 };
 
+/// A scenario's model sections, read and checked once (ModelDriver::parse). The program and the
+/// rest of what a run asks about the scenario (its decomposition, the names its ordering
+/// constraints may use) come from it, without reading the document again.
+class ModelConfig {
+ public:
+  virtual ~ModelConfig() = default;
+  /// Builds the program, with the model's own properties (the free instantiate() below adds the
+  /// engine's).
+  virtual ModelInstance instantiate() const = 0;
+  /// The decomposition of the program by owners (explorer/decomposition.hpp); nullopt, the
+  /// default, for a model that declares no owners.
+  virtual std::optional<DecompositionOffer> decompose() const { return std::nullopt; }
+  /// What a scenario's ordering constraints ("constraints", explorer/constraints.hpp) are checked
+  /// against before anything runs: every actor name the program can create, every step label it
+  /// can announce (either list empty: not known, not checked; the default). Asked only for a
+  /// scenario that states constraints.
+  virtual ConstraintVocabulary constraint_vocabulary() const { return {}; }
+};
+
+/// The config of a model that has nothing to offer but its program: the instance, built when
+/// the scenario is read.
+class InstanceConfig final : public ModelConfig {
+ public:
+  explicit InstanceConfig(ModelInstance instance) : instance_(std::move(instance)) {}
+  ModelInstance instantiate() const override { return instance_; }
+
+ private:
+  ModelInstance instance_;
+};
+
 class ModelDriver {
  public:
   virtual ~ModelDriver() = default;
@@ -43,31 +75,11 @@ class ModelDriver {
   virtual std::string description() const = 0;
   /// Top-level scenario keys this model owns (e.g. "cluster", "actors", "policy").
   virtual std::vector<std::string> sections() const = 0;
-  /// Builds the program from the scenario document (only the model's sections are read).
-  /// Throws InputError naming `file` and the JSON path for anything wrong.
-  virtual ModelInstance instantiate(const nlohmann::json& scenario,
-                                    const std::string& file) const = 0;
-  /// The decomposition of the scenario's program by owners (explorer/decomposition.hpp), or why
-  /// there is none. A model that declares no owners keeps this default, a refusal.
-  virtual DecompositionOffer decompose(const nlohmann::json& scenario,
-                                       const std::string& file) const {
-    (void)scenario;
-    (void)file;
-    DecompositionOffer none;
-    none.refusal = "the model '" + name() + "' declares no owners to decompose by";
-    none.refusal_path = "/model";
-    return none;
-  }
-  /// What a scenario's ordering constraints ("constraints", explorer/constraints.hpp) are checked
-  /// against before anything runs: every actor name the scenario's program can create, every step
-  /// label it can announce (either list empty: not known, not checked; the default). Asked only
-  /// for a scenario that states constraints.
-  virtual ConstraintVocabulary constraint_vocabulary(const nlohmann::json& scenario,
-                                                     const std::string& file) const {
-    (void)scenario;
-    (void)file;
-    return {};
-  }
+  /// Reads the model's sections of the scenario document (only those) into its config. Throws
+  /// InputError naming `file` and the JSON path for anything wrong: every check of the sections
+  /// is made here, before anything runs.
+  virtual std::shared_ptr<const ModelConfig> parse(const nlohmann::json& scenario,
+                                                   const std::string& file) const = 0;
   /// The lines the model's steps log, as the modelled program formats them (explorer/log_pattern.hpp):
   /// the table the model renders those steps' notes from, and what `show --format log` renders
   /// a trace's notes as. A model that logs nothing keeps this default, an empty table.
@@ -81,15 +93,29 @@ class ModelDriver {
   virtual ModelCatalog catalog() const = 0;
 };
 
-/// driver.instantiate(scenario, file), with the engine's built-in properties
-/// (builtin_properties()) added to the instance's properties when the model does not list them.
-inline ModelInstance instantiate(const ModelDriver& driver, const nlohmann::json& scenario,
-                                 const std::string& file) {
-  ModelInstance m = driver.instantiate(scenario, file);
+/// config.instantiate(), with the engine's built-in properties (builtin_properties()) added to
+/// the instance's properties when the model does not list them.
+inline ModelInstance instantiate(const ModelConfig& config) {
+  ModelInstance m = config.instantiate();
   for (const Property& b : builtin_properties())
     if (std::find(m.invariants.begin(), m.invariants.end(), b.name) == m.invariants.end())
       m.invariants.push_back(b.name);
   return m;
+}
+
+/// The program of a scenario document, read by `driver` (parse, then instantiate above).
+inline ModelInstance instantiate(const ModelDriver& driver, const nlohmann::json& scenario,
+                                 const std::string& file) {
+  return instantiate(*driver.parse(scenario, file));
+}
+
+/// config.decompose(), or a refusal naming the model when it declares no owners.
+inline DecompositionOffer decompose(const ModelDriver& driver, const ModelConfig& config) {
+  if (std::optional<DecompositionOffer> offer = config.decompose()) return std::move(*offer);
+  DecompositionOffer none;
+  none.refusal = "the model '" + driver.name() + "' declares no owners to decompose by";
+  none.refusal_path = "/model";
+  return none;
 }
 
 /// The models a CLI knows, in registration order.

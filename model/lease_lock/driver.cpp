@@ -79,7 +79,7 @@ namespace {
 
 // The section read against the table (unknown keys, types, ranges, values: exact errors): a
 // preset first, when it names one, then each knob given.
-Config parse(const nlohmann::json& scenario, const std::string& file) {
+Config read_config(const nlohmann::json& scenario, const std::string& file) {
   const std::optional<JsonReader> section = JsonReader(scenario, file).find("lease_lock");
   std::vector<std::string> keys = {"preset"};
   for (const Knob& k : knobs())
@@ -123,14 +123,14 @@ class LeaseLockDriver final : public ModelDriver {
            "a stale write, and fencing tokens as the fix";
   }
   std::vector<std::string> sections() const override { return {"lease_lock"}; }
-  ModelInstance instantiate(const nlohmann::json& scenario,
-                            const std::string& file) const override {
-    ModelInstance m{make_program(parse(scenario, file)), {}, {}};
+  std::shared_ptr<const ModelConfig> parse(const nlohmann::json& scenario,
+                                           const std::string& file) const override {
+    ModelInstance m{make_program(read_config(scenario, file)), {}, {}};
     for (const Fact& f : kProperties)
       m.invariants.emplace_back(f.name);
     for (const Fact& f : kCoverageGoals)
       m.coverage_goals.emplace_back(f.name);
-    return m;
+    return std::make_shared<InstanceConfig>(std::move(m));
   }
   const LogPatternTable& log_patterns() const override { return lease_lock::log_patterns(); }
   ModelCatalog catalog() const override {

@@ -8,9 +8,33 @@
 #include "model/starrocks/scenario.hpp"
 #include "model/starrocks/spawn_plan.hpp"
 
+#include <memory>
+#include <utility>
+
 namespace interleave::model {
 
 namespace {
+
+// A scenario's world, read once: the program, the decomposition by owners (whose slices are
+// scenario documents of their own, made from this one) and the actor names of the spawn plan.
+class StarRocksConfig final : public ModelConfig {
+ public:
+  StarRocksConfig(WorldConfig world, nlohmann::json scenario)
+      : world_(std::move(world)), scenario_(std::move(scenario)) {}
+  ModelInstance instantiate() const override { return make_instance(world_); }
+  std::optional<DecompositionOffer> decompose() const override {
+    return decompose_by_owners(world_, scenario_);
+  }
+  ConstraintVocabulary constraint_vocabulary() const override {
+    ConstraintVocabulary v;
+    v.actors = SpawnPlan(world_).names();
+    return v;
+  }
+
+ private:
+  WorldConfig world_;
+  nlohmann::json scenario_;
+};
 
 class StarRocksTempTablesDriver final : public ModelDriver {
  public:
@@ -23,19 +47,9 @@ class StarRocksTempTablesDriver final : public ModelDriver {
   std::vector<std::string> sections() const override {
     return {"cluster", "actors", "policy", "timing"};
   }
-  ModelInstance instantiate(const nlohmann::json& scenario,
-                            const std::string& file) const override {
-    return make_instance(parse_world(scenario, file));
-  }
-  DecompositionOffer decompose(const nlohmann::json& scenario,
-                               const std::string& file) const override {
-    return decompose_by_owners(parse_world(scenario, file), scenario);
-  }
-  ConstraintVocabulary constraint_vocabulary(const nlohmann::json& scenario,
-                                             const std::string& file) const override {
-    ConstraintVocabulary v;
-    v.actors = SpawnPlan(parse_world(scenario, file)).names();
-    return v;
+  std::shared_ptr<const ModelConfig> parse(const nlohmann::json& scenario,
+                                           const std::string& file) const override {
+    return std::make_shared<StarRocksConfig>(parse_world(scenario, file), scenario);
   }
   const LogPatternTable& log_patterns() const override { return starrocks_log_patterns(); }
   ModelCatalog catalog() const override { return model_catalog(); }

@@ -182,15 +182,19 @@ Scenario parse_scenario(const json& document, const std::string& file,
   if (auto exploration = root.find("exploration"))
     s.exploration = exploration_from_json(*exploration);
 
-  s.instance = instantiate(*driver, document, file);
+  // The model's sections are read once; the program, the decomposition and the constraints'
+  // vocabulary come from that reading.
+  const std::shared_ptr<const ModelConfig> config = driver->parse(document, file);
+  if (config == nullptr) root.fail("internal: model '" + model_name + "' read no config");
+  s.instance = instantiate(*config);
   if (!s.instance.program) root.fail("internal: model '" + model_name + "' built no program");
-  s.decompose = [driver, document, file] { return driver->decompose(document, file); };
+  s.decompose = [driver, config] { return decompose(*driver, *config); };
 
   // Ordering constraints: checked before any work, then stated to every execution by the program
   // itself (so that exploration, replay and minimisation all run under them).
   if (auto constraints = root.find("constraints")) {
     std::vector<OrderConstraint> order =
-        order_constraints_from_json(*constraints, driver->constraint_vocabulary(document, file));
+        order_constraints_from_json(*constraints, config->constraint_vocabulary());
     if (!order.empty()) {
       s.instance.program = [inner = std::move(s.instance.program),
                             order = std::move(order)](Execution& e) {

@@ -13,6 +13,8 @@
 #include "explorer/primitives.hpp"
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,49 @@ inline Program counter_program(const CounterConfig& cfg) {
   };
 }
 
+// A scenario's counter section, read once.
+class CounterModelConfig final : public ModelConfig {
+ public:
+  CounterModelConfig(CounterConfig cfg, nlohmann::json scenario)
+      : cfg_(cfg), scenario_(std::move(scenario)) {}
+  ModelInstance instantiate() const override {
+    ModelInstance m;
+    m.program = counter_program(cfg_);
+    m.invariants = {"counter <= total", "counter == total", "deadlock", "actor_failure"};
+    m.coverage_goals = {"all done", "both inside"};
+    return m;
+  }
+  /// Owners: the workers, each slice one worker alone (no deadlock, no failing read).
+  /// Deliberately unsound (a slice keeps the scenario's total, so a slice of "locked" violates
+  /// "counter == total" where the scenario holds): a slice counterexample that does not lift,
+  /// for the tests of that path.
+  std::optional<DecompositionOffer> decompose() const override {
+    CounterConfig one = cfg_;
+    if (one.total < 0) one.total = cfg_.workers * cfg_.increments;
+    one.workers = 1;
+    one.deadlock = false;
+    one.fail_on = -1;
+    OwnerDecomposition d;
+    nlohmann::json document = scenario_;
+    document["counter"]["workers"] = 1;
+    document["counter"]["total"] = one.total;
+    for (int w = 0; w < cfg_.workers; ++w)
+      d.slices.push_back({"W" + std::to_string(w), "worker", "one worker", counter_program(one),
+                          document});
+    d.actor_owner = [](std::string_view actor) { return std::string(actor); };
+    d.object_owner = [](std::string_view) { return std::string(); };
+    d.argument = "none: a test model";
+    d.owners_plural = "workers";
+    DecompositionOffer offer;
+    offer.decomposition = std::move(d);
+    return offer;
+  }
+
+ private:
+  CounterConfig cfg_;
+  nlohmann::json scenario_;
+};
+
 class CounterDriver final : public ModelDriver {
  public:
   std::string name() const override { return "counter"; }
@@ -89,8 +134,8 @@ class CounterDriver final : public ModelDriver {
         "write counter = {value:int}", "write", 1}});
     return table;
   }
-  ModelInstance instantiate(const nlohmann::json& scenario,
-                            const std::string& file) const override {
+  std::shared_ptr<const ModelConfig> parse(const nlohmann::json& scenario,
+                                           const std::string& file) const override {
     const JsonReader root(scenario, file);
     const JsonReader c = root.at("counter");
     c.expect_keys({"preset", "workers", "increments", "lock", "deadlock", "fail_on", "total"});
@@ -105,40 +150,7 @@ class CounterDriver final : public ModelDriver {
     cfg.total = static_cast<int>(c.int_or("total", -1, -1, 100));
     if (cfg.deadlock && cfg.workers < 2)
       c.at("deadlock").fail("a deadlock needs at least 2 workers (/counter/workers is 1)");
-    ModelInstance m;
-    m.program = counter_program(cfg);
-    m.invariants = {"counter <= total", "counter == total", "deadlock", "actor_failure"};
-    m.coverage_goals = {"all done", "both inside"};
-    return m;
-  }
-  /// Owners: the workers, each slice one worker alone. Deliberately unsound (a slice keeps the
-  /// scenario's total, so a slice of "locked" violates "counter == total" where the scenario
-  /// holds): a slice counterexample that does not lift, for the tests of that path.
-  DecompositionOffer decompose(const nlohmann::json& scenario,
-                               const std::string& file) const override {
-    const JsonReader c = JsonReader(scenario, file).at("counter");
-    CounterConfig cfg;
-    cfg.workers = static_cast<int>(c.int_or("workers", 2, 1, 6));
-    cfg.increments = static_cast<int>(c.int_or("increments", 1, 1, 5));
-    cfg.lock = c.bool_or("lock", false);
-    cfg.total = static_cast<int>(c.int_or("total", -1, -1, 100));
-    if (cfg.total < 0) cfg.total = cfg.workers * cfg.increments;
-    OwnerDecomposition d;
-    CounterConfig one = cfg;
-    one.workers = 1;
-    nlohmann::json document = scenario;
-    document["counter"]["workers"] = 1;
-    document["counter"]["total"] = cfg.total;
-    for (int w = 0; w < cfg.workers; ++w)
-      d.slices.push_back({"W" + std::to_string(w), "worker", "one worker", counter_program(one),
-                          document});
-    d.actor_owner = [](std::string_view actor) { return std::string(actor); };
-    d.object_owner = [](std::string_view) { return std::string(); };
-    d.argument = "none: a test model";
-    d.owners_plural = "workers";
-    DecompositionOffer offer;
-    offer.decomposition = std::move(d);
-    return offer;
+    return std::make_shared<CounterModelConfig>(cfg, scenario);
   }
   ModelCatalog catalog() const override {
     ModelCatalog c;

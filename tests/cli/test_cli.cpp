@@ -24,7 +24,7 @@ class BrokenDriver final : public ModelDriver {
   std::string name() const override { return "broken"; }
   std::string description() const override { return "misbehaves on purpose"; }
   std::vector<std::string> sections() const override { return {}; }
-  ModelInstance instantiate(const json&, const std::string&) const override {
+  std::shared_ptr<const ModelConfig> parse(const json&, const std::string&) const override {
     if (how_ == "throws") throw std::runtime_error("driver bug");
     ModelInstance m;
     // Nondeterministic: a different actor set every time it runs.
@@ -40,7 +40,7 @@ class BrokenDriver final : public ModelDriver {
       });
     };
     m.invariants = {"x == 1", "deadlock", "actor_failure"};
-    return m;
+    return std::make_shared<InstanceConfig>(std::move(m));
   }
   ModelCatalog catalog() const override { return {}; }
 

@@ -182,7 +182,7 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
   REQUIRE(d != nullptr);
   CHECK(d->sections() == std::vector<std::string>{"cluster", "actors", "policy", "timing"});
   const json s = {{"actors", {{"clients", {{{"name", "c1"}}}}}}};
-  const ModelInstance m = d->instantiate(s, "s.json");
+  const ModelInstance m = d->parse(s, "s.json")->instantiate();
   CHECK(m.invariants == invariant_names());
   CHECK(m.coverage_goals == coverage_goal_names());
   Explorer ex(m.program);
@@ -190,7 +190,7 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
   const ExplorationResult r = ex.explore(dfs);
   CHECK(r.verdict == Verdict::kHolds);
   CHECK(r.stats.executions == 2304);
-  CHECK_THROWS_AS(d->instantiate({{"policy", {{"dispatch_order", 1}}}}, "s.json"), InputError);
+  CHECK_THROWS_AS(d->parse({{"policy", {{"dispatch_order", 1}}}}, "s.json"), InputError);
 
   const json cat = to_json(d->catalog());
   CHECK(cat.at("presets").size() == presets().size());
