@@ -10,6 +10,7 @@
 #include "explorer/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
+#include "tests/strategies/known_counts.hpp"
 #include "tests/strategies/literature.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,51 +18,9 @@
 #include <cstdio>
 
 using namespace interleave;
+using namespace interleave::test;
 
 namespace {
-
-struct Known {
-  const char* name;
-  Program program;
-  double count;
-};
-
-std::vector<Known> literature_traces() {
-  return {{"readers(2)", literature::readers(2), 4},
-          {"readers(8)", literature::readers(8), 256},
-          {"readers(13)", literature::readers(13), 8192},
-          {"lastzero(5)", literature::lastzero(5), 64},
-          {"lastzero(10)", literature::lastzero(10), 3328},
-          {"lastzero(15)", literature::lastzero(15), 147456},
-          {"indexer(12)", literature::indexer(12), 8},
-          {"indexer(13)", literature::indexer(13), 64},
-          {"indexer(14)", literature::indexer(14), 512},
-          {"indexer(15)", literature::indexer(15), 4096},
-          {"filesystem(14)", literature::filesystem(14), 2},
-          {"filesystem(16)", literature::filesystem(16), 8}};
-}
-
-// Where the estimate at the default probes is not within a factor of 2 (docs/strategies.md says
-// why): almost every leaf of their sleep-set tree is blocked.
-std::vector<Known> literature_misses() {
-  return {{"filesystem(18)", literature::filesystem(18), 32},
-          {"filesystem(19)", literature::filesystem(19), 64}};
-}
-
-// Small programs whose whole DFS tree is counted by running DFS.
-std::vector<Known> dfs_programs() {
-  std::vector<Known> out;
-  for (const auto& [name, p] :
-       std::vector<std::pair<const char*, Program>>{{"lastzero(3)", literature::lastzero(3)},
-                                                    {"lastzero(4)", literature::lastzero(4)},
-                                                    {"readers(4)", literature::readers(4)}}) {
-    Explorer ex(p);
-    DfsStrategy dfs;
-    const ExplorationResult r = ex.explore(dfs);
-    out.push_back({name, p, static_cast<double>(r.stats.executions)});
-  }
-  return out;
-}
 
 bool within_factor_2(double estimate, double known) {
   return estimate >= known / 2 && estimate <= known * 2;
@@ -149,27 +108,6 @@ TEST_CASE("estimate: a stop request ends the probes early", "[estimate]") {
   const TreeEstimate e = estimate_tree(literature::lastzero(5), o);
   CHECK(e.probes == 0);
   CHECK(e.traces == 0);
-}
-
-// The figures of docs/strategies.md ("Estimating the size of a search"): run by hand with
-//   build/tests/test_strategies "[.figures]"
-TEST_CASE("estimate: the figures of the documentation", "[.figures]") {
-  std::printf("%-16s %10s %12s %8s %12s\n", "program", "traces", "estimate", "se", "ratio");
-  std::vector<Known> all = literature_traces();
-  for (Known& k : literature_misses())
-    all.push_back(std::move(k));
-  for (const Known& k : all) {
-    const TreeEstimate e = estimate_tree(k.program);
-    std::printf("%-16s %10.0f %12.1f %7.1f%% %12.2f\n", k.name, k.count, e.traces,
-                100 * e.traces_error / e.traces, e.traces / k.count);
-  }
-  for (const Known& k : dfs_programs()) {
-    EstimateOptions o;
-    o.tree = EstimateOptions::Tree::kAllInterleavings;
-    const TreeEstimate e = estimate_tree(k.program, o);
-    std::printf("dfs %-12s %10.0f %12.1f %7.1f%% %12.2f\n", k.name, k.count, e.executions,
-                100 * e.executions_error / e.executions, e.executions / k.count);
-  }
 }
 
 TEST_CASE("estimate: mostly blocked probes make it a lower bound of unknown quality",
