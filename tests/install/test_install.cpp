@@ -95,6 +95,12 @@ Example readme_example() {
   return read_example(read_file(fs::path(INTERLEAVE_SOURCE_DIR) / "README.md"));
 }
 
+// The tutorial's out-of-tree lease lock (docs/writing-a-model.md, "Out of tree"): its commands
+// and outputs; its files are the installed example's.
+Example tutorial_example() {
+  return read_example(read_file(fs::path(INTERLEAVE_SOURCE_DIR) / "docs/writing-a-model.md"));
+}
+
 std::string quote(const std::string& s) {
   std::string q = "'";
   for (char c : s)
@@ -138,6 +144,51 @@ class TempDir {
   fs::path path_;
 };
 
+// Installs this build into `prefix`.
+void install_package(const fs::path& dir, const fs::path& prefix, const fs::path& logs) {
+  const Run install = run_in(dir,
+                             quote(INTERLEAVE_CMAKE) + " --install " + quote(INTERLEAVE_BUILD_DIR) +
+                                 " --prefix " + quote(prefix.string()),
+                             logs);
+  INFO(install.out << install.err);
+  REQUIRE(install.code == 0);
+}
+
+// Runs an example's commands in `project` against the package installed in `prefix` and compares
+// each output the document shows; returns how many it compared.
+std::size_t run_example(const Example& e, const fs::path& project, const fs::path& prefix,
+                        const fs::path& logs) {
+  std::size_t compared = 0;
+  for (std::string command : e.commands) {
+    const std::string shown = command;
+    // The documents install into /opt/interleave; this test into its temporary prefix.
+    for (auto at = command.find("/opt/interleave"); at != std::string::npos;
+         at = command.find("/opt/interleave"))
+      command.replace(at, 15, prefix.string());
+    if (command.starts_with("cmake ")) command.replace(0, 5, quote(INTERLEAVE_CMAKE));
+    // The configure step gets this build's compiler, generator and flags (warnings as errors,
+    // sanitizers: the installed libraries need the same runtime).
+    if (shown.starts_with("cmake -S "))
+      command += " -G " + quote(INTERLEAVE_GENERATOR) +
+                 " -DCMAKE_CXX_COMPILER=" + quote(INTERLEAVE_CXX) +
+                 " -DCMAKE_CXX_FLAGS=" + quote(INTERLEAVE_EXAMPLE_FLAGS) +
+                 " -DCMAKE_EXE_LINKER_FLAGS=" + quote(INTERLEAVE_EXAMPLE_LINK_FLAGS);
+    const Run r = run_in(project, command, logs);
+    INFO("$ " << shown << "\n(run as: " << command << ")\nexit " << r.code << "\nstdout:\n"
+              << r.out << "\nstderr:\n"
+              << r.err);
+    const auto expected = e.outputs.find(shown);
+    if (expected == e.outputs.end()) {
+      REQUIRE(r.code == 0);
+      continue;
+    }
+    CHECK(r.code == expected->second.exit);
+    CHECK(r.out == expected->second.text);
+    ++compared;
+  }
+  return compared;
+}
+
 }  // namespace
 
 TEST_CASE("the README's example is complete", "[install]") {
@@ -170,50 +221,35 @@ TEST_CASE("the README's example builds against the installed package and runs", 
                  logs = tmp.path() / "logs";
   fs::create_directories(logs);
   fs::create_directories(project);
-
-  const Run install = run_in(tmp.path(),
-                             quote(INTERLEAVE_CMAKE) + " --install " + quote(INTERLEAVE_BUILD_DIR) +
-                                 " --prefix " + quote(prefix.string()),
-                             logs);
-  INFO(install.out << install.err);
-  REQUIRE(install.code == 0);
+  install_package(tmp.path(), prefix, logs);
   for (const char* f :
        {"lib/cmake/Interleave/InterleaveConfig.cmake",
         "lib/cmake/Interleave/InterleaveConfigVersion.cmake",
         "include/interleave/explorer/explorer.hpp", "include/interleave/reports/trace.hpp",
         "include/interleave/reports/run/run.hpp", "include/interleave/reports/cli/cli.hpp"})
     CHECK(fs::exists(prefix / f));
-
   for (const auto& [name, content] : e.files)
     write_file(project / name, content);
+  CHECK(run_example(e, project, prefix, logs) == e.outputs.size());
+}
 
-  std::size_t compared = 0;
-  for (std::string command : e.commands) {
-    const std::string shown = command;
-    // The README installs into /opt/interleave; this test into its temporary prefix.
-    for (auto at = command.find("/opt/interleave"); at != std::string::npos;
-         at = command.find("/opt/interleave"))
-      command.replace(at, 15, prefix.string());
-    if (command.starts_with("cmake ")) command.replace(0, 5, quote(INTERLEAVE_CMAKE));
-    // The configure step gets this build's compiler, generator and flags (warnings as errors,
-    // sanitizers: the installed libraries need the same runtime).
-    if (shown.starts_with("cmake -S "))
-      command += " -G " + quote(INTERLEAVE_GENERATOR) +
-                 " -DCMAKE_CXX_COMPILER=" + quote(INTERLEAVE_CXX) +
-                 " -DCMAKE_CXX_FLAGS=" + quote(INTERLEAVE_EXAMPLE_FLAGS) +
-                 " -DCMAKE_EXE_LINKER_FLAGS=" + quote(INTERLEAVE_EXAMPLE_LINK_FLAGS);
-    const Run r = run_in(project, command, logs);
-    INFO("$ " << shown << "\n(run as: " << command << ")\nexit " << r.code << "\nstdout:\n"
-              << r.out << "\nstderr:\n"
-              << r.err);
-    const auto expected = e.outputs.find(shown);
-    if (expected == e.outputs.end()) {
-      REQUIRE(r.code == 0);
-      continue;
-    }
-    CHECK(r.code == expected->second.exit);
-    CHECK(r.out == expected->second.text);
-    ++compared;
-  }
-  CHECK(compared == e.outputs.size());
+TEST_CASE("the tutorial's lease lock builds out of tree against the installed package",
+          "[install]") {
+  const Example e = tutorial_example();
+  REQUIRE(e.commands.size() == 3);
+  CHECK_THAT(e.commands[0], Catch::StartsWith("cmake -S . -B build"));
+  REQUIRE(e.outputs.size() == 1);
+  TempDir tmp;
+  const fs::path prefix = tmp.path() / "prefix", project = tmp.path() / "my-checker",
+                 logs = tmp.path() / "logs";
+  fs::create_directories(logs);
+  install_package(tmp.path(), prefix, logs);
+  // The copy the tutorial asks for: the installed example, as it is.
+  const fs::path example = prefix / "share/interleave/examples/lease-lock";
+  for (const char* f : {"CMakeLists.txt", "main.cpp", "model/lease_lock/lease_lock.hpp",
+                        "model/lease_lock/lease_lock.cpp", "model/lease_lock/driver.cpp",
+                        "scenarios/lease-lock-fencing-tokens.json"})
+    REQUIRE(fs::exists(example / f));
+  fs::copy(example, project, fs::copy_options::recursive);
+  CHECK(run_example(e, project, prefix, logs) == 1);
 }

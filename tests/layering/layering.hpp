@@ -11,6 +11,8 @@
 //                                               registration headers at the top of model/
 //   model/*         the registration of models  includes explorer/, model/
 //   model/main.cpp  the executable              includes explorer/, reports/, model/
+//   model/<name>/example/main.cpp               the same: a model's own executable, built out
+//                                               of tree against the installed package
 //
 // Quoted includes are paths from the source root ("explorer/explorer.hpp"): anything else quoted
 // (tests/, a path relative to the including file) is a violation too. Of the angle-bracket
@@ -57,6 +59,7 @@ inline std::optional<FileLayer> layer_of(const std::string& path) {
   if (path.starts_with("model/")) {
     const auto slash = path.find('/', 6);
     if (slash == std::string::npos) return FileLayer{Kind::kRegistration, ""};
+    if (path.substr(slash) == "/example/main.cpp") return FileLayer{Kind::kExecutable, ""};
     return FileLayer{Kind::kModel, path.substr(0, slash + 1)};
   }
   return std::nullopt;

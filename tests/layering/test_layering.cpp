@@ -75,6 +75,8 @@ TEST_CASE("the check rejects each include across the layers the wrong way", "[la
                                "#include \"reports/run/u.hpp\"", "#include <CLI/CLI.hpp>"});
   t.file("model/main.cpp", {"#include \"reports/cli/c.hpp\"", "#include \"model/register.hpp\"",
                             "#include <CLI/CLI.hpp>"});
+  t.file("model/alpha/example/main.cpp",
+         {"#include \"model/alpha/alpha.hpp\"", "#include \"reports/cli/c.hpp\""});
   t.file("model/register.cpp",
          {"#include \"model/alpha/alpha.hpp\"", "#include \"explorer/a.hpp\""});
   t.file("model/alpha/alpha.cpp",

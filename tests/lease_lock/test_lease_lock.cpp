@@ -33,7 +33,7 @@ json scenario(const json& section) {
 }
 
 ModelInstance instance(const json& section) {
-  return lease_lock::make_lease_lock_driver()->instantiate(scenario(section), "s.json");
+  return lease_lock::make_lease_lock_driver()->parse(scenario(section), "s.json")->instantiate();
 }
 
 // Exhaustive exploration past every violation (one counterexample per property), in the checked
@@ -368,8 +368,8 @@ TEST_CASE("lease-lock: docs/writing-a-model.md quotes the sources verbatim",
       from = line.substr(marker.size(), line.find(" -->") - marker.size());
       continue;
     }
-    if (line != "```cpp" && line != "```json") continue;
-    // A C++ or JSON block: it must name its file, and be in it as it stands.
+    if (line != "```cpp" && line != "```json" && line != "```cmake") continue;
+    // A C++, JSON or CMake block: it must name its file, and be in it as it stands.
     INFO("a " << line.substr(3) << " block quoting " << (from.empty() ? "no file" : from));
     REQUIRE_FALSE(from.empty());
     std::string block;
