@@ -1,9 +1,10 @@
 // The engine as a package: `cmake --install` of this build into a temporary prefix, then the
-// README's example ("Using the engine from your own project") written from the README itself,
-// configured, built and run with the README's commands as a separate CMake project, its outputs
-// compared with the README's. What the README shows is therefore what works.
+// example of docs/engine.md ("Using the engine from your own project") written from the page itself,
+// configured, built and run with its commands as a separate CMake project, its outputs compared
+// with the page's; and the same for the tutorial's out-of-tree lease lock (docs/writing-a-model.md,
+// section 10), whose files are the installed example's. What the docs show is therefore what works.
 //
-// README markers (HTML comments, invisible when rendered), each followed by a fenced block:
+// Markers (HTML comments, invisible when rendered), each followed by a fenced block:
 //   <!-- example-file: NAME -->                the content of the project's file NAME
 //   <!-- example-commands -->                  the commands, one a line, run in the project
 //   <!-- example-output: COMMAND (exit N) -->  what COMMAND prints on stdout, and its exit code
@@ -51,13 +52,13 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-// The example of the README, from its markers. Throws on a marker without a fenced block.
-Example read_example(const std::string& readme) {
+// The example of a document, from its markers. Throws on a marker without a fenced block.
+Example read_example(const std::string& document) {
   static const std::regex marker(
       R"(^<!-- (example-file|example-commands|example-output)(: (.*?))? -->$)");
   static const std::regex output_of(R"(^(.*) \(exit (\d+)\)$)");
   std::vector<std::string> lines;
-  std::istringstream in(readme);
+  std::istringstream in(document);
   for (std::string line; std::getline(in, line);)
     lines.push_back(line);
   Example e;
@@ -65,14 +66,14 @@ Example read_example(const std::string& readme) {
     std::smatch m;
     if (!std::regex_match(lines[i], m, marker)) continue;
     if (i + 1 >= lines.size() || !lines[i + 1].starts_with("```"))
-      throw std::runtime_error("README line " + std::to_string(i + 1) + ": " + lines[i] +
+      throw std::runtime_error("line " + std::to_string(i + 1) + ": " + lines[i] +
                                " is not followed by a fenced block");
     std::string block;
     std::size_t j = i + 2;
     for (; j < lines.size() && lines[j] != "```"; ++j)
       block += lines[j] + "\n";
     if (j == lines.size())
-      throw std::runtime_error("README line " + std::to_string(i + 2) + ": unterminated block");
+      throw std::runtime_error("line " + std::to_string(i + 2) + ": unterminated block");
     const std::string kind = m[1], argument = m[3];
     if (kind == "example-file") {
       e.files[argument] = block;
@@ -83,7 +84,7 @@ Example read_example(const std::string& readme) {
     } else {
       std::smatch o;
       if (!std::regex_match(argument, o, output_of))
-        throw std::runtime_error("README: '" + argument + "' should read 'COMMAND (exit N)'");
+        throw std::runtime_error("'" + argument + "' should read 'COMMAND (exit N)'");
       e.outputs[o[1]] = {std::stoi(o[2]), block};
     }
     i = j;
@@ -91,8 +92,8 @@ Example read_example(const std::string& readme) {
   return e;
 }
 
-Example readme_example() {
-  return read_example(read_file(fs::path(INTERLEAVE_SOURCE_DIR) / "README.md"));
+Example engine_example() {
+  return read_example(read_file(fs::path(INTERLEAVE_SOURCE_DIR) / "docs/engine.md"));
 }
 
 // The tutorial's out-of-tree lease lock (docs/writing-a-model.md, "Out of tree"): its commands
@@ -191,8 +192,8 @@ std::size_t run_example(const Example& e, const fs::path& project, const fs::pat
 
 }  // namespace
 
-TEST_CASE("the README's example is complete", "[install]") {
-  const Example e = readme_example();
+TEST_CASE("the example of docs/engine.md is complete", "[install]") {
+  const Example e = engine_example();
   for (const char* name :
        {"CMakeLists.txt", "lost_update.cpp", "my_checker.cpp", "lost-update.json"})
     CHECK(e.files.contains(name));
@@ -202,7 +203,7 @@ TEST_CASE("the README's example is complete", "[install]") {
   REQUIRE(e.commands.size() >= 4);
   CHECK_THAT(e.commands[0], Catch::StartsWith("cmake -S . -B build"));
   CHECK_THAT(e.commands[0], Catch::Contains("-DCMAKE_PREFIX_PATH=/opt/interleave"));
-  // Every program the commands run has its output in the README, and every output a command.
+  // Every program the commands run has its output in the page, and every output a command.
   std::size_t programs = 0;
   for (const auto& c : e.commands) {
     if (!c.starts_with("build/")) continue;
@@ -214,8 +215,9 @@ TEST_CASE("the README's example is complete", "[install]") {
   CHECK(programs >= 2);
 }
 
-TEST_CASE("the README's example builds against the installed package and runs", "[install]") {
-  const Example e = readme_example();
+TEST_CASE("the example of docs/engine.md builds against the installed package and runs",
+          "[install]") {
+  const Example e = engine_example();
   TempDir tmp;
   const fs::path prefix = tmp.path() / "prefix", project = tmp.path() / "project",
                  logs = tmp.path() / "logs";

@@ -1,5 +1,5 @@
-// The layering of the source tree, as a check of its #include lines (README, "Layout";
-// docs/architecture.md, "Layers"):
+// The layering of the source tree, as a check of its #include lines (docs/architecture.md,
+// "Layers"):
 //
 //   explorer/       the engine                  includes explorer/ only
 //   reports/        trace documents, renderers  includes explorer/, reports/ (not reports/run/,
