@@ -12,61 +12,8 @@ namespace {
 
 // ---- XML ----
 
-// Escaped text for XML 1.0 content or a double-quoted attribute. Characters XML 1.0 cannot carry
-// at all (C0 controls other than tab, LF, CR; U+FFFE, U+FFFF) become U+FFFD; in attributes, tab,
-// LF and CR are written as character references so that parsers do not normalise them away.
-std::string xml_escape(std::string_view raw, bool attribute) {
-  const std::string s = text::valid_utf8(raw);
-  std::string out;
-  out.reserve(s.size());
-  text::for_each_code_point(s, [&](std::string_view cp) {
-    if (cp == "\xEF\xBF\xBE" || cp == "\xEF\xBF\xBF") {
-      out += "\xEF\xBF\xBD";
-      return;
-    }
-    if (cp.size() > 1) {
-      out += cp;
-      return;
-    }
-    const char ch = cp[0];
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        return;
-      case '<':
-        out += "&lt;";
-        return;
-      case '>':
-        out += "&gt;";
-        return;
-      case '"':
-        out += attribute ? "&quot;" : "\"";
-        return;
-      case '\'':
-        out += attribute ? "&apos;" : "'";
-        return;
-      case '\t':
-        out += attribute ? "&#9;" : "\t";
-        return;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        return;
-      case '\r':
-        out += "&#13;";
-        return;
-      default:
-        break;
-    }
-    if (static_cast<unsigned char>(ch) < 0x20)
-      out += "\xEF\xBF\xBD";
-    else
-      out += ch;
-  });
-  return out;
-}
-
 std::string attr(std::string_view name, std::string_view value) {
-  return " " + std::string(name) + "=\"" + xml_escape(value, true) + "\"";
+  return " " + std::string(name) + "=\"" + text::xml_escape(value, true) + "\"";
 }
 
 std::string case_details(const GateCase& c) {
@@ -229,9 +176,9 @@ std::string render_junit(const GateReport& report) {
     } else if (!c.passed) {
       const std::string message = c.failure.empty() ? "the expectation was not met" : c.failure;
       out += "      <failure" + attr("message", message) + attr("type", "expectation") + ">" +
-             xml_escape(message + "\n" + case_details(c), false) + "</failure>\n";
+             text::xml_escape(message + "\n" + case_details(c), false) + "</failure>\n";
     }
-    out += "      <system-out>" + xml_escape(case_details(c), false) + "</system-out>\n";
+    out += "      <system-out>" + text::xml_escape(case_details(c), false) + "</system-out>\n";
     out += "    </testcase>\n";
   }
   out += "  </testsuite>\n";

@@ -164,4 +164,54 @@ std::string format_seconds(double seconds) {
   return format_millis(to_millis(seconds));
 }
 
+std::string xml_escape(std::string_view raw, bool attribute) {
+  const std::string s = valid_utf8(raw);
+  std::string out;
+  out.reserve(s.size());
+  for_each_code_point(s, [&](std::string_view cp) {
+    if (cp == "\xEF\xBF\xBE" || cp == "\xEF\xBF\xBF") {
+      out += "\xEF\xBF\xBD";
+      return;
+    }
+    if (cp.size() > 1) {
+      out += cp;
+      return;
+    }
+    const char ch = cp[0];
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        return;
+      case '<':
+        out += "&lt;";
+        return;
+      case '>':
+        out += "&gt;";
+        return;
+      case '"':
+        out += attribute ? "&quot;" : "\"";
+        return;
+      case '\'':
+        out += attribute ? "&apos;" : "'";
+        return;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
+        return;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        return;
+      case '\r':
+        out += "&#13;";
+        return;
+      default:
+        break;
+    }
+    if (static_cast<unsigned char>(ch) < 0x20)
+      out += "\xEF\xBF\xBD";
+    else
+      out += ch;
+  });
+  return out;
+}
+
 }  // namespace interleave::reports::text

@@ -53,4 +53,10 @@ std::string format_millis(std::uint64_t millis);
 /// format_millis(to_millis(seconds)).
 std::string format_seconds(double seconds);
 
+/// Escaped text for XML 1.0 (JUnit, SVG): for element content, or with `attribute` for a
+/// double-quoted attribute. Characters XML 1.0 cannot carry at all (C0 controls other than tab,
+/// LF, CR; U+FFFE, U+FFFF) become U+FFFD; in attributes, tab, LF and CR are written as character
+/// references so that parsers do not normalise them away.
+std::string xml_escape(std::string_view raw, bool attribute);
+
 }  // namespace interleave::reports::text

@@ -15,6 +15,7 @@
 #include "reports/run/errors.hpp"
 #include "reports/run/scenario_overrides.hpp"
 #include "reports/run/simulation.hpp"
+#include "reports/text_util.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -91,20 +92,6 @@ std::string point_text(const SimulationPoint& p, std::uint64_t seed, const std::
   return out;
 }
 
-std::string xml(const std::string& raw) {
-  std::string out;
-  for (const char c : raw) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // The curve of --vary as an SVG plot: one line per property seen, the estimate with its interval
 // as a bar, over the values (evenly spaced, in the order given).
 std::string svg_plot(const std::string& path, const std::vector<SimulationPoint>& points) {
@@ -132,9 +119,9 @@ std::string svg_plot(const std::string& path, const std::vector<SimulationPoint>
   }
   for (std::size_t i = 0; i < n; ++i)
     s << "<text x=\"" << x_of(i) << "\" y=\"" << top + ph + 18 << "\" text-anchor=\"middle\">"
-      << xml(points[i].value) << "</text>\n";
+      << reports::text::xml_escape(points[i].value, true) << "</text>\n";
   s << "<text x=\"" << left + pw / 2 << "\" y=\"" << h - 10 << "\" text-anchor=\"middle\">"
-    << xml(path) << "</text>\n";
+    << reports::text::xml_escape(path, true) << "</text>\n";
   s << "<text x=\"15\" y=\"" << top + ph / 2 << "\" transform=\"rotate(-90 15 " << top + ph / 2
     << ")\" text-anchor=\"middle\">probability per run (95 % interval)</text>\n";
   const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
@@ -154,7 +141,7 @@ std::string svg_plot(const std::string& path, const std::vector<SimulationPoint>
     }
     s << "<polyline points=\"" << line << "\" fill=\"none\" stroke=\"" << colour << "\"/>\n";
     s << "<text x=\"" << left + pw + 10 << "\" y=\"" << top + 16 * double(c) + 4 << "\" fill=\""
-      << colour << "\">" << xml(name) << "</text>\n";
+      << colour << "\">" << reports::text::xml_escape(name, true) << "</text>\n";
     ++c;
   }
   s << "</svg>\n";
