@@ -8,6 +8,7 @@
 #include "model/starrocks/policy.hpp"
 #include "model/starrocks/properties.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -21,14 +22,21 @@ namespace interleave::model {
 enum class TabletRows : std::uint8_t { kExplore, kSome, kNone };
 
 /// Whether a KILL / timeout (K) may hit a run in RUN, and how: TaskRunManager.killRunningTaskRun
-/// with `force` set removes the run from RUN at once (what `kill: true` always meant); without it
-/// the run stays in RUN until the dispatcher's S1 (checkRunningTaskRun) sees the final state the
-/// executor sets at E7, after its finally block (docs/model.md, "The kill").
+/// with `force` set removes the run from RUN at once (what `kill: true` always meant; every kill of
+/// a SUBMIT TASK run in 4.1 is forced); without it the run stays in RUN until the dispatcher's S1
+/// (checkRunningTaskRun; policy graceful_kill_reap). Neither cancels a statement of the recursive
+/// CTE (docs/model.md, "The kill").
 enum class KillMode : std::uint8_t { kNone, kForce, kGraceful };
 
 struct ClusterConfig {
   int frontends = 1;      ///< 1..3; FE 0 ("fe1") is the leader, the others are followers
   int compute_nodes = 1;  ///< 1..2 ("cn1", "cn2")
+  /// The CN that ran a new table's create-tablet task (by index; -1: none of the modelled CNs).
+  /// With file bundling (the default of tables created on 4.x) the leader sends one such task per
+  /// partition and index, with create_schema_file: that CN caches the table's schema at creation
+  /// and answers its own lookups from it; every other CN asks the leader (docs/model.md, "The CN's
+  /// schema lookup").
+  int creator_cn = -1;
   /// FEs whose listSessions RPC may fail (explored: it answers or it fails), by index.
   std::vector<int> unreachable_frontends;
   /// Followers that are down for the whole scenario, by index: getFrontends(null) still lists
@@ -48,9 +56,18 @@ struct CleanerConfig {
 struct TaskRunConfig {
   std::string name = "t1";
   bool sync = false;   ///< submitted by a sync caller (Y1..Y4) instead of already pending
-  int iterations = 0;  ///< E4 iteration inserts; at most recursive_cte_max_depth - 1
+  /// The iterations that add rows (levels 1..iterations of the recursion); the recursion ends at
+  /// the next one, an insert that adds no rows, or at the depth limit when iterations reaches
+  /// recursive_cte_max_depth - 1 (RecursiveCTEExecutor.prepareRecursiveCTEImpl's loop).
+  int iterations = 0;
   int recursive_cte_max_depth = 5;
-  int retries = 0;  ///< further attempts after a failed one (each from E1, new session id)
+  /// The session variable recursive_cte_throw_limit_exception: a recursion stopped by the depth
+  /// limit (its last insert still added rows) throws "Recursive query aborted after: N
+  /// iterations." (executors that have the check, recursive_cte_errors).
+  bool throw_limit_exception = true;
+  /// Further attempts after a failed one (each from E1, new session id). Hypothetical: 4.1.1's
+  /// TaskRunExecutor runs one attempt (docs/model.md, "Retries").
+  int retries = 0;
   KillMode kill = KillMode::kNone;  ///< a KILL / timeout (K) may hit the run in RUN, and how
   TabletRows tablet_rows = TabletRows::kExplore;
   /// The session variable recursive_cte_finalize_temporal_table: false skips the finalize (E6)
@@ -59,9 +76,13 @@ struct TaskRunConfig {
   /// Recursive CTEs in the statement: one staging table each (E2..E4 per table, in order), all
   /// in the attempt's one session, whose createTime is fixed at the first table's E2a.
   int staging_tables = 1;
-  /// The iteration (1..iterations) whose insert adds no rows: the recursion of each staging table
-  /// stops after it (affected rows <= 0); 0 = every iteration adds rows.
-  int empty_iteration = 0;
+  /// The E4 inserts of one staging table when none fails: the iterations that add rows, then the
+  /// one that adds none, unless the depth limit (max_depth - 1 iterations) comes first.
+  int iteration_inserts() const {
+    return std::min(iterations + 1, std::max(0, recursive_cte_max_depth - 1));
+  }
+  /// Whether every iteration the depth limit allows adds rows (the loop ends at the limit).
+  bool reaches_depth_limit() const { return iterations >= recursive_cte_max_depth - 1; }
   /// Timed scenarios (TimingConfig): how long the anchor insert and each iteration insert load on
   /// a CN (anchor_insert_s, iteration_s: workload parameters).
   Duration anchor_insert = work_fact(Work::kAnchorInsert).duration;

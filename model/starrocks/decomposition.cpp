@@ -36,6 +36,7 @@ nlohmann::json world_kind(const WorldConfig& c) {
                          {"policy", policy_to_json(c.policy)}};
   // Only when some FE is down, so that the kinds of every other world stay as they were.
   if (!c.cluster.down_frontends.empty()) kind["down_frontends"] = c.cluster.down_frontends;
+  if (c.cluster.creator_cn >= 0) kind["creator_cn"] = compute_node_name(c.cluster.creator_cn);
   return kind;
 }
 
@@ -127,12 +128,12 @@ DecompositionOffer decompose_by_owners(const WorldConfig& config,
                        {"retries", t.retries},
                        {"kill", kill_kind(t.kill)},
                        {"tablet_rows", rows_text(t.tablet_rows)}}}};
-    // The recursive-CTE knobs (issue 14 point 2), only when not at their defaults: the kinds of
+    // The recursive-CTE knobs, only when not at their defaults: the kinds of
     // the worlds that do not use them stay as they were.
     if (!t.finalize_temporal_table)
       kind["owner"]["task_run"]["finalize_temporal_table"] = false;
     if (t.staging_tables != 1) kind["owner"]["task_run"]["staging_tables"] = t.staging_tables;
-    if (t.empty_iteration != 0) kind["owner"]["task_run"]["empty_iteration"] = t.empty_iteration;
+    if (!t.throw_limit_exception) kind["owner"]["task_run"]["throw_limit_exception"] = false;
     std::string text = std::string(t.sync ? "sync" : "async") + " TaskRun, " +
                        plural(t.iterations, "iteration", "iterations");
     if (t.retries > 0) text += ", " + plural(t.retries, "retry", "retries");

@@ -35,7 +35,11 @@ std::string drop_table_line(const std::string& session, const std::string& name)
 
 int create_table(Actor& a, World& w, Label label, const std::string& session,
                  const std::string& name, int session_fe, int group) {
-  Op op(label, {w.cat.update_table(Catalog::table_key(session, name, group))});
+  const std::string key = Catalog::table_key(session, name, group);
+  Op op(label, {w.cat.update_table(key)});
+  // The create-tablet task of the CN that runs it (creator_cn) caches the schema there.
+  const int creator = w.cfg.cluster.creator_cn;
+  if (creator >= 0) add(op, w.sch.update_entry(creator, key));
   w.journal.add_append(op, session);
   // A staging table: its owner's progress (staged) is observed through progress(t).
   if (name.empty()) add(op, w.scheduler.update_progress(w.owners.at(session).index));
@@ -43,6 +47,7 @@ int create_table(Actor& a, World& w, Label label, const std::string& session,
   const TableInfo& info = w.cat.add(session, name, group);
   const int id = info.id;
   w.journal.append(JournalKind::kCreateTable, id, session);
+  if (creator >= 0) w.sch.cache(creator, id);
   World::note(a, [&] {
     std::string s;
     if (session_fe != 0)
@@ -55,6 +60,9 @@ int create_table(Actor& a, World& w, Label label, const std::string& session,
                                                    std::to_string(id) + "/" +
                                                    std::to_string(id + 2)}}) +
            "; ";
+    if (creator >= 0)
+      s += compute_node_name(creator) + ": create tablet " + std::to_string(id + 5 + creator) +
+           " with create_schema_file: schema " + std::to_string(id + 1) + " cached; ";
     return s + "create temporary table " + info.name + " (db id " + std::to_string(kDbId) +
            ", table id " + std::to_string(id) + ") of session " + session +
            ": CAT.add, CreateTableInfo journaled";

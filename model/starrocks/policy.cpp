@@ -19,6 +19,8 @@ constexpr std::string_view kSchedulerJava =
     "fe/fe-core/src/main/java/com/starrocks/scheduler/TaskRunScheduler.java";
 constexpr std::string_view kMetadataMgrJava =
     "fe/fe-core/src/main/java/com/starrocks/server/MetadataMgr.java";
+constexpr std::string_view kTaskRunManagerJava =
+    "fe/fe-core/src/main/java/com/starrocks/scheduler/TaskRunManager.java";
 constexpr std::string_view kRecursiveCteJava =
     "fe/fe-core/src/main/java/com/starrocks/qe/recursivecte/RecursiveCTEExecutor.java";
 
@@ -33,8 +35,11 @@ constexpr std::string_view kManagerCommit = "6b3e681e4dc5d2bb8839d71bcf42ff5d919
 constexpr std::string_view kSchedulerCommit = "30e66086198e0e1b59e0b5e0623d1d19fd8e1231";
 // MetadataMgr.cleanTemporaryTables: the catalog drop in a try whose catch only logs.
 constexpr std::string_view kMetadataMgrCommit = "0066149594d9b7381620cf70dc3ecd61b6d5824b";
-// RecursiveCTEExecutor that throws on a failed start or iteration statement (error checked first).
-constexpr std::string_view kRecursiveCteThrows = "1ae8b196c4fe4282ef2f0e449b9170adee17dd41";
+// RecursiveCTEExecutor as PR 65932 merged it (the same file on branch-4.1 at ad839837, the
+// executor of 4.1.1): a failed start statement throws, an iteration tests its affected rows first.
+constexpr std::string_view kRecursiveCteMerged = "28ca796bcc469a004d81893b713cf4697ab70808";
+// branch-4.1 before 4.1.1: checkRunningTaskRun removes a run once its future is done.
+constexpr std::string_view kTaskRunManagerBranch41 = "26a4a598e9dc9c616cb6b1810fba2eb946f8818f";
 
 template <class E>
 using EnumValues = std::vector<std::pair<std::string, E>>;
@@ -194,18 +199,36 @@ std::vector<Knob> make_knobs() {
        "entry, and removeTemporaryTables still drops the session (a table no manager tracks)"}));
   v.push_back(enum_knob<RecursiveCteErrors>(
       "recursive_cte_errors", &Policy::recursive_cte_errors,
-      {{"throw", RecursiveCteErrors::kThrow},
+      {{"rows_first", RecursiveCteErrors::kRowsFirst},
+       {"error_first", RecursiveCteErrors::kErrorFirst},
        {"warn_and_continue", RecursiveCteErrors::kWarnAndContinue}},
-      "how prepareRecursiveCTE treats a failed statement: throw (the attempt fails before the "
-      "outer statement), or warn and go on (the outer statement still runs; an iteration's "
-      "affected rows are checked before its error)",
-      {kRecursiveCteJava, kRecursiveCteThrows, json::array(),
-       "throw: a failed start statement or iteration throws 'Error occurred during executing "
-       "recursive CTE start statement: ...' or '... recursive statement at iteration <i>: ...', "
-       "the error checked before the affected rows (at 1ae8b196); warn_and_continue is the "
-       "version at 8872747f: the start statement's error is only logged and prepare returns, the "
-       "outer statement is planned and run and its QueryState is the run's result, and an "
-       "iteration breaks on affected rows <= 0 before it looks at the error"}));
+      "how prepareRecursiveCTE treats a failed statement, by executor version: rows_first (4.1.1: "
+      "a failed start statement throws, an iteration tests its affected rows before its error, "
+      "the depth limit throws), error_first (later: the error first, the message names the "
+      "iteration) or warn_and_continue (an early draft: logged, the outer statement still runs)",
+      {kRecursiveCteJava, kRecursiveCteMerged, json::array(),
+       "rows_first at 28ca796b (PR 65932 as merged; the same blob on branch-4.1 at ad839837, "
+       "before 4.1.1): a start statement whose errType is set throws 'Error occurred during "
+       "executing recursive CTE start statement: ...'; an iteration breaks on affected rows <= 0, "
+       "which a failed insert leaves at the previous insert's count, then throws '... recursive "
+       "statement: ...' on an errType; after the loop, rows still added and "
+       "recursive_cte_throw_limit_exception throw 'Recursive query aborted after: N iterations.'; "
+       "error_first is the version at 1ae8b196 (after PR 77510): the error before the rows, "
+       "'... recursive statement at iteration <i>: ...'; warn_and_continue is the draft at "
+       "8872747f: a start or iteration error is only logged and prepare returns, the outer "
+       "statement is planned and run and its QueryState is the run's result, no depth-limit "
+       "check"}));
+  v.push_back(enum_knob<GracefulKillReap>(
+      "graceful_kill_reap", &Policy::graceful_kill_reap,
+      {{"future_done", GracefulKillReap::kFutureDone},
+       {"final_state", GracefulKillReap::kFinalState}},
+      "when S1 (checkRunningTaskRun) removes a gracefully killed run from RUN: once its future is "
+      "done, which the kill does at once (4.1.1), or once the executor set a final state (E7)",
+      {kTaskRunManagerJava, kTaskRunManagerBranch41, json::array(),
+       "future_done at branch-4.1 26a4a598 (lines 253-274): checkRunningTaskRun removes every run "
+       "whose future is done and archives its status, still RUNNING after a kill; final_state is "
+       "a later form (PR 74146, merged after 4.1.1, its branch-3.5 backport): a done future whose "
+       "state is not final is skipped until a later tick"}));
   return v;
 }
 

@@ -37,12 +37,19 @@ enum class CreateTimeClock : std::uint8_t { kLeader, kSessionFrontend };
 /// EXISTS and FORCE it has no DdlException to throw), or it may throw one, which the loop catches
 /// and logs before it still removes the session (D4).
 enum class CatalogDrop : std::uint8_t { kSucceeds, kMayFail };
-/// How RecursiveCTEExecutor.prepareRecursiveCTE treats a failed statement: it throws (the start
-/// statement's or an iteration's error ends the attempt before the outer statement), or it warns
-/// and goes on (a failed start statement is logged and the outer statement still runs; an
-/// iteration's affected rows are checked before its error, so a failed iteration, which adds no
-/// rows, ends the recursion silently).
-enum class RecursiveCteErrors : std::uint8_t { kThrow, kWarnAndContinue };
+/// How RecursiveCTEExecutor.prepareRecursiveCTE treats a failed statement, by the version of the
+/// executor: rows_first (as merged with recursive CTEs and shipped in 4.1.1: a failed start
+/// statement throws; an iteration tests the affected rows, stale after a failure, before its
+/// error; the depth limit throws), error_first (a later version: the error tested first, its
+/// message names the iteration) or warn_and_continue (an early draft: a failure is logged and
+/// prepare returns, the outer statement still runs).
+enum class RecursiveCteErrors : std::uint8_t { kRowsFirst, kErrorFirst, kWarnAndContinue };
+
+/// When the dispatcher's checkRunningTaskRun (S1) removes a run from RUN after a graceful kill
+/// (which completes the run's future at once): as soon as the future is done (4.1.1), or only
+/// once the executor has set a final state (a later version that skips a done future whose
+/// state is still RUNNING).
+enum class GracefulKillReap : std::uint8_t { kFutureDone, kFinalState };
 
 /// The liveness sources of a cleaner pass (the union is the "alive" set).
 struct Liveness {
@@ -63,7 +70,8 @@ struct Policy {
   AddTemporaryTable add_temporary_table = AddTemporaryTable::kCheckThenAct;
   CreateTimeClock create_time_clock = CreateTimeClock::kLeader;
   CatalogDrop catalog_drop = CatalogDrop::kSucceeds;
-  RecursiveCteErrors recursive_cte_errors = RecursiveCteErrors::kThrow;
+  RecursiveCteErrors recursive_cte_errors = RecursiveCteErrors::kRowsFirst;
+  GracefulKillReap graceful_kill_reap = GracefulKillReap::kFutureDone;
   friend bool operator==(const Policy&, const Policy&) = default;
 
   /// Whether a pass takes C3 at all (some task-run liveness source is on).

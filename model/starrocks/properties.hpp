@@ -82,6 +82,11 @@ inline constexpr Fact kDeadSessionTableLeft{
     "for it (the cleaner did not do its job: testNormal's assertion)",
     "found at the cleaner's D4 (which reads CAT[k] of every table the session can hold), "
     "reported at the end"};
+inline constexpr Fact kKilledRunCommits{
+    "killed_run_commits", FactKind::kFoundAtStep,
+    "a killed TaskRun's outer statement ran to its commit after the kill: the kill completed the "
+    "run's future (FAILED) but reached no executor of the recursive CTE",
+    "found at E5 (the kill observed through runCtx(t)), reported at the end"};
 }  // namespace inv
 
 /// The engine's properties, as this model describes them.
@@ -162,7 +167,7 @@ inline constexpr Fact kDeadSessionCleaned{
 
 /// Every fact, properties first: the order of invariant_names(), coverage_goal_names(), `list`
 /// and the docs tables.
-inline constexpr std::array<const Fact*, 25> kFacts = {&inv::kLiveOwnerTableDropped,
+inline constexpr std::array<const Fact*, 26> kFacts = {&inv::kLiveOwnerTableDropped,
                                                        &inv::kSinkTableNotFound,
                                                        &inv::kManagerNullPointer,
                                                        &inv::kUntrackedTempTable,
@@ -171,6 +176,7 @@ inline constexpr std::array<const Fact*, 25> kFacts = {&inv::kLiveOwnerTableDrop
                                                        &kActorFailureFact,
                                                        &inv::kUnreachableFrontendLeak,
                                                        &inv::kDeadSessionTableLeft,
+                                                       &inv::kKilledRunCommits,
                                                        &goal::kTaskSessionCandidate,
                                                        &goal::kTaskSessionSpared,
                                                        &goal::kTaskRunSeenByC3,
@@ -190,9 +196,9 @@ inline constexpr std::array<const Fact*, 25> kFacts = {&inv::kLiveOwnerTableDrop
 /// The properties checked when an execution ends, in the order they are checked (the first that
 /// fails is reported): the sink's failure (what the seed's log shows) before the drop that caused
 /// it, then the leaks.
-inline constexpr std::array<const Fact*, 5> kEndOfExecutionOrder = {
-    &inv::kSinkTableNotFound, &inv::kLiveOwnerTableDropped, &inv::kTempTableLeak,
-    &inv::kUnreachableFrontendLeak, &inv::kDeadSessionTableLeft};
+inline constexpr std::array<const Fact*, 6> kEndOfExecutionOrder = {
+    &inv::kSinkTableNotFound,         &inv::kLiveOwnerTableDropped, &inv::kTempTableLeak,
+    &inv::kUnreachableFrontendLeak,   &inv::kDeadSessionTableLeft,  &inv::kKilledRunCommits};
 
 // ---------------------------------------------------------------- derived
 

@@ -53,10 +53,19 @@ std::string read_name(const JsonReader& r) {
 
 ClusterConfig parse_cluster(const JsonReader& r) {
   r.expect_keys(
-      {"frontends", "compute_nodes", "unreachable_frontends", "down_frontends", "clock_offsets"});
+      {"frontends", "compute_nodes", "creator_cn", "unreachable_frontends", "down_frontends",
+       "clock_offsets"});
   ClusterConfig c;
   c.frontends = static_cast<int>(r.int_or("frontends", 1, 1, 3));
   c.compute_nodes = static_cast<int>(r.int_or("compute_nodes", 1, 1, 2));
+  if (auto cn = r.find("creator_cn")) {
+    const std::vector<std::string> names = {compute_node_name(0), compute_node_name(1)};
+    const std::string name = cn->as_enum(names);
+    c.creator_cn = static_cast<int>(std::find(names.begin(), names.end(), name) - names.begin());
+    if (c.creator_cn >= c.compute_nodes)
+      cn->fail("no compute node '" + name + "' in this cluster: /cluster/compute_nodes is " +
+               std::to_string(c.compute_nodes));
+  }
   for (const JsonReader& item : r.items_or_empty("unreachable_frontends")) {
     const int f = read_frontend(item, c.frontends);
     if (std::find(c.unreachable_frontends.begin(), c.unreachable_frontends.end(), f) !=
@@ -209,8 +218,8 @@ TimingConfig parse_timing(const JsonReader& r) {
 
 TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index, bool timed) {
   r.expect_keys({"name", "sync", "iterations", "recursive_cte_max_depth", "retries", "kill",
-                 "tablet_rows", "finalize_temporal_table", "staging_tables", "empty_iteration",
-                 "anchor_insert_s", "iteration_s"});
+                 "tablet_rows", "finalize_temporal_table", "staging_tables",
+                 "throw_limit_exception", "anchor_insert_s", "iteration_s"});
   TaskRunConfig t;
   t.name = r.has("name") ? read_name(r.at("name")) : "t" + std::to_string(index + 1);
   t.sync = r.bool_or("sync", false);
@@ -219,9 +228,10 @@ TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index, bool timed)
   if (t.iterations > t.recursive_cte_max_depth - 1)
     r.at("iterations")
         .fail(std::to_string(t.iterations) +
-              " iteration inserts exceed the depth limit: recursive_cte_max_depth " +
+              " iterations that add rows exceed the depth limit: recursive_cte_max_depth " +
               std::to_string(t.recursive_cte_max_depth) + " allows at most " +
-              std::to_string(t.recursive_cte_max_depth - 1));
+              std::to_string(t.recursive_cte_max_depth - 1) +
+              " (that many reach the limit, which ends the recursion)");
   t.retries = static_cast<int>(r.int_or("retries", 0, 0, 2));
   if (auto k = r.find("kill")) {
     if (k->json().is_boolean()) {
@@ -239,12 +249,7 @@ TaskRunConfig parse_task_run(const JsonReader& r, std::size_t index, bool timed)
                                    : TabletRows::kExplore;
   t.finalize_temporal_table = r.bool_or("finalize_temporal_table", true);
   t.staging_tables = static_cast<int>(r.int_or("staging_tables", 1, 1, 3));
-  t.empty_iteration = static_cast<int>(r.int_or("empty_iteration", 0, 0, 24));
-  if (t.empty_iteration > t.iterations)
-    r.at("empty_iteration")
-        .fail("iteration " + std::to_string(t.empty_iteration) +
-              " cannot add no rows: the run has " + std::to_string(t.iterations) +
-              " iteration inserts (/actors/task_runs/" + std::to_string(index) + "/iterations)");
+  t.throw_limit_exception = r.bool_or("throw_limit_exception", true);
   for (const char* key : {"anchor_insert_s", "iteration_s"})
     if (auto k = r.find(key)) {
       if (!timed)

@@ -34,11 +34,11 @@ SpawnPlan::SpawnPlan(const WorldConfig& cfg) {
   for (const TaskRunConfig& tc : runs) {
     task_runs_.push_back("TaskRun:" + tc.name);
     RunSinks s;
-    s.inserts = tc.staging_tables * (1 + tc.iterations);
+    s.inserts = tc.staging_tables * (1 + tc.iteration_inserts());
     s.compute_nodes = cfg.cluster.compute_nodes;
     for (int attempt = 1; attempt <= 1 + tc.retries; ++attempt)
       for (int g = 1; g <= tc.staging_tables; ++g)
-        for (int level = 0; level <= tc.iterations; ++level)
+        for (int level = 0; level <= tc.iteration_inserts(); ++level)
           for (int cn = 0; cn < s.compute_nodes; ++cn)
             s.names.push_back("TabletSink:" + task_run_session(tc.name, attempt) +
                               (g == 1 ? std::string() : "/" + std::to_string(g)) + "/" +

@@ -38,7 +38,7 @@ class SpawnPlan {
   const std::string& task_run(int t) const { return task_runs_[static_cast<std::size_t>(t)]; }
   /// "TabletSink:<session>/<E3 or E4.level>/<cn>": a sink of run t's attempt (1, 2, ...), insert
   /// `level` (0: the anchor E3, i: iteration E4.i of the first staging table; the g-th table's
-  /// follow: (g - 1) * (1 + iterations) + i) on CN `cn` (tablet_sink.cpp).
+  /// follow: (g - 1) * (1 + iteration_inserts()) + i) on CN `cn` (tablet_sink.cpp).
   const std::string& tablet_sink(int t, int attempt, int level, int cn) const;
 
   /// The name of every actor above, top-level ones first (what ordering constraints may name).
@@ -48,7 +48,7 @@ class SpawnPlan {
 
  private:
   struct RunSinks {
-    int inserts = 1;  // per attempt: staging_tables * (1 + iterations)
+    int inserts = 1;  // per attempt: staging_tables * (1 + iteration_inserts())
     int compute_nodes = 1;
     std::vector<std::string> names;  // by (attempt - 1, level, cn)
   };

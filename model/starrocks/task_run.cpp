@@ -2,14 +2,15 @@
 // INSERT OVERWRITE ... WITH RECURSIVE), and the caller of a sync run.
 // - The executor, per attempt: E1 runCtx := a new ConnectContext (a fresh session id, registered in
 //   no CS_f); E2 create the staging table, then addTemporaryTable E2a..E2c (metadata_mgr.cpp);
-//   E3 the anchor insert and E4 up to recursive_cte_max_depth - 1 iteration inserts, each planned
-//   against TTM_L and CAT and sunk by one tablet sink per CN (tablet_sink.cpp); E2..E4 once per
-//   recursive CTE (staging_tables), in the one session; an iteration that adds no rows ends that
-//   CTE's recursion; E5 the outer statement; E6a..E6c (finally) DROP TEMPORARY TABLE IF EXISTS
-//   ... FORCE of each staging table (E6a resolve in TTM_L, E6b drop from CAT, E6c remove from
-//   TTM_L), unless finalize_temporal_table is false. A failed start statement or iteration
-//   ends the attempt (recursive_cte_errors: throw) or, with warn_and_continue, is logged (a failed
-//   iteration not even that) and the outer statement still runs and decides. A failed attempt
+//   E3 the anchor insert and E4 the iteration inserts (those that add rows, then one that adds
+//   none, or up to the depth limit recursive_cte_max_depth - 1), each planned against TTM_L and
+//   CAT and sunk by one tablet sink per CN (tablet_sink.cpp); E2..E4 once per recursive CTE
+//   (staging_tables), in the one session; E5 the outer statement; E6a..E6c (finally) DROP
+//   TEMPORARY TABLE IF EXISTS ... FORCE of each staging table (E6a resolve in TTM_L, E6b drop
+//   from CAT, E6c remove from TTM_L), unless finalize_temporal_table is false. A failed start
+//   statement or iteration, or a recursion stopped by the depth limit, ends the attempt
+//   (recursive_cte_errors rows_first or error_first) or, with warn_and_continue, is logged and the
+//   outer statement still runs and decides. A failed attempt
 //   is retried from E1 with a new session id, a killed one too (the retry loop does not look at
 //   the kill mark); then E7 sets the final state and completes the future. A killed attempt stops
 //   at its next statement; a retry after the kill has a new runCtx and runs (its owner counts as
@@ -55,11 +56,8 @@ bool insert(Actor& a, World& w, int t, int attempt, const std::string& session, 
   a.step(label, {sched.read_runctx(t), w.ttm.read_row(session), w.ttm.read_tables(session),
                  w.cat.read_table(table)});
   const std::string& name = w.cat.info(table).name;
-  if (tr.killed_attempt == attempt) {
-    error = "the task run was killed";
-    World::note(a, [&] { return "statement cancelled: " + error; });
-    return false;
-  }
+  // A kill does not reach this insert: its StmtExecutor is neither the runCtx's executor nor a
+  // registered sub-executor, and no step of the recursion reads a kill mark.
   const TtmEntry* e = w.ttm.get(session);
   if (e == nullptr || e->tables.count(table) == 0 || !w.cat.contains(table)) {
     error = "Unknown table '" + name + "'";
@@ -74,8 +72,8 @@ bool insert(Actor& a, World& w, int t, int attempt, const std::string& session, 
   tr.failure.clear();
   const int cns = w.cfg.cluster.compute_nodes;
   for (int cn = 0; cn < cns; ++cn) {
-    const std::string& sink =
-        w.plan.tablet_sink(t, attempt, (group - 1) * (1 + w.task_cfg(t).iterations) + level, cn);
+    const std::string& sink = w.plan.tablet_sink(
+        t, attempt, (group - 1) * (1 + w.task_cfg(t).iteration_inserts()) + level, cn);
     const Duration& load = level == 0 ? w.task_cfg(t).anchor_insert : w.task_cfg(t).iteration;
     a.spawn(sink, [&w, t, table, cn, txn, &sink, &load](Actor& s) {
       tablet_sink(s, w, t, table, cn, txn, sink, load);
@@ -130,8 +128,12 @@ std::string begin_attempt(Actor& a, World& w, int t, TaskRunLocals& l) {
 }
 
 // prepareRecursiveCTE: per recursive CTE, its staging table (E2, E2a..E2c), the start statement
-// (E3) and the iterations (E4); all the tables are the one session's. A failure ends the attempt
-// (l.ok false, l.error) unless recursive_cte_errors is warn_and_continue.
+// (E3) and the iterations (E4): those that add rows (iterations), then one that adds none, unless
+// the depth limit (recursive_cte_max_depth - 1 iterations) comes first; all the tables are the one
+// session's. A failure ends the attempt (l.ok false, l.error) unless recursive_cte_errors is
+// warn_and_continue. Every failure the model has (a planning error, a failed load, a cancelled
+// statement) is an exception in StmtExecutor.execute, so it sets the QueryState's errType that
+// the executor tests; the anchor adds rows.
 void prepare_recursive_ctes(Actor& a, World& w, int t, const std::string& session,
                             TaskRunLocals& l) {
   const TaskRunConfig& tc = w.task_cfg(t);
@@ -140,11 +142,14 @@ void prepare_recursive_ctes(Actor& a, World& w, int t, const std::string& sessio
   std::string& error = l.error;
   bool& ok = l.ok;
   std::vector<int>& tables = l.tables;
-  const bool warn = w.cfg.policy.recursive_cte_errors == RecursiveCteErrors::kWarnAndContinue;
+  const RecursiveCteErrors version = w.cfg.policy.recursive_cte_errors;
+  const bool warn = version == RecursiveCteErrors::kWarnAndContinue;
   tr.iterations_run = 0;
   tr.iteration_failed = 0;
   tr.outer_ran = false;
-  for (l.g = 1; ok && l.g <= tc.staging_tables; ++l.g) {
+  // Set when prepare returns early (warn_and_continue): the later CTEs get no table.
+  bool returned = false;
+  for (l.g = 1; ok && !returned && l.g <= tc.staging_tables; ++l.g) {
     const int g = l.g;
     l.i = 0;
     const int table = create_table(a, w, "E2", session, "", 0, g);
@@ -164,32 +169,65 @@ void prepare_recursive_ctes(Actor& a, World& w, int t, const std::string& sessio
       // statement is planned and run.
       World::note(a,
                   [&] { return "WARN " + msg + " (prepare returns, the outer statement runs)"; });
+      returned = true;
       break;
     }
-    for (l.i = 1; l.i <= tc.iterations; ++l.i) {
+    bool stopped = false;  // by an insert that added no rows, or by a failure
+    for (l.i = 1; l.i <= tc.iteration_inserts(); ++l.i) {
       const int i = l.i;
       ++tr.iterations_run;
       const bool loaded = insert(a, w, t, attempt, session, table, "E4", g, i, e);
-      if (!loaded && tr.iteration_failed == 0) tr.iteration_failed = i;
-      const bool no_rows = !loaded || i == tc.empty_iteration;  // a failed load adds no rows
-      if (!warn && !loaded) {
-        ok = false;
-        error =
-            "Error occurred during executing recursive CTE recursive statement at iteration " +
-            std::to_string(i) + ": " + e;
+      if (!loaded) {
+        if (tr.iteration_failed == 0) tr.iteration_failed = i;
+        // error_first tests the error before the rows; rows_first and warn_and_continue test the
+        // affected rows first, and a failed insert leaves them at the previous insert's count
+        // (the anchor's or iteration i-1's, both > 0), so they too come to the error.
+        if (version == RecursiveCteErrors::kErrorFirst) {
+          error = "Error occurred during executing recursive CTE recursive statement at "
+                  "iteration " +
+                  std::to_string(i) + ": " + e;
+        } else {
+          error = "Error occurred during executing recursive CTE recursive statement: " + e;
+        }
+        if (!warn) {
+          ok = false;
+        } else {
+          World::note(a, [&] {
+            return "WARN " + error + " (prepare returns, the outer statement runs)";
+          });
+          error.clear();
+          returned = true;
+        }
+        stopped = true;
         break;
       }
-      if (no_rows) {
+      if (i > tc.iterations) {
         // affected rows <= 0: the recursion of this CTE stops (the next CTE, if any, goes on).
-        // warn_and_continue looks at the rows before the error, so a failed iteration ends here
-        // silently (its error is never logged).
         World::note(a, [&] {
           return "iteration " + std::to_string(i) +
-                 " affected 0 rows: no more rows inserted, the recursion stops" +
-                 (loaded ? std::string() : " (its error is not looked at: " + e + ")");
+                 " affected 0 rows: no more rows inserted, the recursion stops";
+        });
+        stopped = true;
+        break;
+      }
+    }
+    if (!stopped && version != RecursiveCteErrors::kWarnAndContinue) {
+      // The depth limit: the last insert still added rows.
+      if (tc.throw_limit_exception) {
+        ok = false;
+        error = "Recursive query aborted after: " + std::to_string(tc.recursive_cte_max_depth) +
+                " iterations.";
+        World::note(a, [&] {
+          return "the recursion reached recursive_cte_max_depth with rows still added: " + error;
         });
         break;
       }
+      World::note(a, [&] {
+        return "the recursion reached recursive_cte_max_depth " +
+               std::to_string(tc.recursive_cte_max_depth) +
+               " (recursive_cte_throw_limit_exception false: the outer statement reads what was "
+               "inserted)";
+      });
     }
   }
 }
@@ -208,17 +246,22 @@ void run_outer_statement(Actor& a, World& w, int t, const std::string& session,
   a.step(e5);
   tr.outer_ran = true;
   const TtmEntry* e = w.ttm.get(session);
-  if (tr.killed_attempt == l.attempt) {
-    ok = false;
-    error = "the task run was killed";
-  } else {
-    for (int table : tables)
-      if (e == nullptr || e->tables.count(table) == 0 || !w.cat.contains(table)) {
-        ok = false;
-        error = "Unknown table '" + w.cat.info(table).name + "'";
-        break;
-      }
-  }
+  // The kill cancels runCtx's executor, the outer statement's, whose coordinator exists only
+  // while this insert runs: E5 is one step, so a kill comes before it (lost: nothing was there to
+  // cancel) or after it (too late). The outer statement runs whether or not the run was killed.
+  for (int table : tables)
+    if (e == nullptr || e->tables.count(table) == 0 || !w.cat.contains(table)) {
+      ok = false;
+      error = "Unknown table '" + w.cat.info(table).name + "'";
+      break;
+    }
+  if (ok && tr.killed)
+    w.properties.found(a, inv::kKilledRunCommits,
+                       "E5 at step " + std::to_string(w.now_step()) + ": task run " +
+                           w.task_cfg(t).name + " was killed (its caller told FAILED) and its "
+                           "outer statement still ran and committed: the kill reached no "
+                           "executor of the recursive CTE",
+                       w.task_cfg(t).name);
   World::note(a, [&] {
     return ok ? "INSERT OVERWRITE target SELECT ... FROM " + w.cat.info(tables.front()).name +
                     ": done"

@@ -5,11 +5,12 @@
 //   register_then_start, S3 first. Then per run S1: once its future is done, remove it from RUN
 //   and journal its final state.
 // - the kill (a KILL statement or the scheduler's timeout, TaskRunManager.killRunningTaskRun): K
-//   marks the run killed, completes its future exceptionally and kills its runCtx; a forced kill
-//   also removes it from RUN at once, a graceful one leaves it there until S1 sees the final
-//   state E7 sets. The executor may still be running. It lives here, not with the executor,
-//   because everything it changes is the scheduler's (RUN, the future, the runCtx it handed out):
-//   the run itself only notices at its next statement.
+//   marks the run killed, completes its future exceptionally and kills its runCtx, which cancels
+//   no statement of a recursive CTE (task_run.cpp); a forced kill also removes it from RUN at
+//   once, a graceful one leaves it there until S1 (at once with graceful_kill_reap future_done,
+//   after the final state E7 sets with final_state). The executor goes on running. It lives here,
+//   not with the executor, because everything it changes is the scheduler's (RUN, the future, the
+//   runCtx it handed out).
 // Promises: runs are dispatched and reaped in PEND order; a run's executor is spawned once, with
 // the plan's name.
 // Locals (state fingerprints): the dispatcher's runs dispatched (the last is the one between its
@@ -88,11 +89,14 @@ void task_run_scheduler(Actor& a, World& w) {
   }
   for (l.reaped = 0; l.reaped < dispatched.size(); ++l.reaped) {
     const int t = dispatched[l.reaped];
-    // checkRunningTaskRun: the future is done and, for a run still in RUN, its state is final (a
-    // graceful kill completes the future before the executor sets the state at E7).
-    a.wait_until("S1", {sched.read_future(t), sched.update_run()}, [&sched, t] {
+    // checkRunningTaskRun: the future is done (a graceful kill completes it before the executor
+    // sets the state at E7) and, with graceful_kill_reap final_state, for a run still in RUN, its
+    // state is final.
+    const bool final_state = w.cfg.policy.graceful_kill_reap == GracefulKillReap::kFinalState;
+    a.wait_until("S1", {sched.read_future(t), sched.update_run()}, [&sched, t, final_state] {
       const TaskRun& tr = sched.task(t);
-      return tr.future != Future::kPending && (tr.finished || sched.running().count(t) == 0);
+      return tr.future != Future::kPending &&
+             (!final_state || tr.finished || sched.running().count(t) == 0);
     });
     if (sched.running().erase(t) != 0) {
       w.journal.append_task_run_state();
@@ -126,7 +130,6 @@ void kill_task_run(Actor& a, World& w, int t) {
     return;
   }
   tr.killed = true;
-  tr.killed_attempt = tr.attempt == 0 ? 1 : tr.attempt;
   tr.future = Future::kKilled;
   if (force) sched.running().erase(t);
   if (!tr.session.empty()) w.owners.at(tr.session).live = false;
@@ -134,8 +137,11 @@ void kill_task_run(Actor& a, World& w, int t) {
     return "kill task run " + w.task_cfg(t).name + (force ? "" : " (not forced)") +
            " (KILL or timeout): FAILED, future completed exceptionally, runCtx " +
            (tr.session.empty() ? std::string("(null)") : tr.session) + " killed, " +
-           (force ? "removed from RUN" : "left in RUN until its final state") +
-           "; its executor may still be running";
+           (force ? std::string("removed from RUN")
+                  : w.cfg.policy.graceful_kill_reap == GracefulKillReap::kFinalState
+                      ? std::string("left in RUN until its final state")
+                      : std::string("left in RUN until the dispatcher's next check")) +
+           "; no statement of its recursive CTE is cancelled, its executor goes on";
   });
 }
 

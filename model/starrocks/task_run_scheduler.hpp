@@ -35,7 +35,6 @@ struct TaskRun {
   // runCtx(t): the attempt whose ConnectContext K killed (its statements fail from then on); the
   // first attempt if K ran while runCtx was still null. A later attempt (a retry) has a new
   // ConnectContext, which the kill did not touch.
-  int killed_attempt = 0;
   Future future = Future::kPending;
   bool finished = false;        // future(t): E7 set the final state (SUCCESS or FAILED)
   int reports = 0;              // coord(t): N4 reports of the current insert
@@ -52,7 +51,7 @@ struct TaskRun {
   /// and the error texts are decided by state, not history). The executor's id is fixed by the
   /// actor's name, which the engine's part of the fingerprint writes.
   void fingerprint(StateHasher& h) const {
-    h << session << attempt << killed << killed_attempt << future << finished << reports << failure
+    h << session << attempt << killed << future << finished << reports << failure
       << executor << iterations_run << iteration_failed << outer_ran << outcome;
   }
 };

@@ -75,7 +75,7 @@ WorldConfig large_world() {
     TaskRunConfig t;
     t.name = "t" + std::to_string(i + 1);
     t.sync = i == 2;
-    t.iterations = 2;
+    t.iterations = 1;  // and one that adds no rows
     w.actors.task_runs.push_back(t);
   }
   ClientConfig c1;
@@ -97,7 +97,7 @@ WorldConfig huge_world() {
     TaskRunConfig t;
     t.name = "t" + std::to_string(i + 1);
     t.sync = i >= 7;
-    t.iterations = 2;
+    t.iterations = 1;  // and one that adds no rows
     w.actors.task_runs.push_back(t);
     ClientConfig c;
     c.name = "c" + std::to_string(i + 1);

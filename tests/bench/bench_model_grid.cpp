@@ -2,7 +2,7 @@
 // bench_model: which factor makes the large one big (prints figures; not a timed test).
 //
 // Usage: bench_model_grid [key=value ...]
-//   fes=3 runs=3 sync=1 iterations=2 rows=explore|some|none clients=2 follower=1 passes=2
+//   fes=3 runs=3 sync=1 iterations=1 rows=explore|some|none clients=2 follower=1 passes=2
 //   preset=pr-79339 clock=leader|session_frontend strategy=dpor budget=60 first=0
 // runs: TaskRuns t1..tN, the last `sync` of them sync; clients c1..cN, the last `follower` of
 // them on fe2.
@@ -21,7 +21,7 @@ using namespace interleave::model;
 
 int main(int argc, char** argv) {
   std::map<std::string, std::string> kv = {
-      {"fes", "3"},      {"runs", "3"},     {"sync", "1"},          {"iterations", "2"},
+      {"fes", "3"},      {"runs", "3"},     {"sync", "1"},          {"iterations", "1"},
       {"rows", "explore"}, {"clients", "2"}, {"follower", "1"},     {"passes", "2"},
       {"preset", "pr-79339"}, {"clock", "leader"}, {"strategy", "dpor"}, {"budget", "60"},
       {"first", "0"}};

@@ -1,6 +1,6 @@
 // Benchmark of the portfolio (explorer/portfolio.hpp; prints figures, not a timed test): the time
 // to the first counterexample, the portfolio against DPOR alone, in one run, for every shipped
-// scenario that expects a violation and for the what-if of issue 13 (two async TaskRuns, a
+// scenario that expects a violation and for a what-if (two async TaskRuns, a
 // follower client, two cleaner passes under pr-79339-register-then-start, where DPOR alone ran
 // 6.1 million executions before its first counterexample). Both stop at the first violation and
 // minimise it, as `interleave check` does; DPOR alone is cut at a time budget (a row says "not

@@ -150,29 +150,53 @@ TEST_CASE("point 1: hazard 9 under the forced and the graceful kill", "[fidelity
   WorldConfig w = test::world("pr-79339-register-then-start");
   w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
   w.actors.task_runs.push_back(test::task_run("t1", false, TabletRows::kNone));
+  // The kill stops no statement, so every kill scenario can commit after the kill; what the
+  // cleaner may drop depends on when the run leaves RUN.
+  auto only_commits = [](const ExplorationResult& r) {
+    return r.verdict == Verdict::kViolation && counterexample(r, inv::kKilledRunCommits) &&
+           !counterexample(r, inv::kLiveOwnerTableDropped) &&
+           !counterexample(r, inv::kSinkTableNotFound);
+  };
 
-  SECTION("forced (kill: true, what the model always did): out of RUN at K, the drop is allowed") {
+  SECTION("forced: out of RUN at K, the cleaner may drop the table the run still writes") {
     w.actors.task_runs[0].kill = KillMode::kForce;
     const auto r = test::explore(w, false);
-    CHECK(r.verdict == Verdict::kHolds);
-    CHECK(r.stats.executions == 1066);  // h9-kill-then-drop-allowed; 748 with a one-step E6
+    CHECK(only_commits(r));
+    CHECK(r.stats.executions == 1806);  // h9-kill-then-drop-allowed
     CHECK(covered(r, goal::kKilledRunTableDropped) > 0);
     CHECK(covered(r, goal::kFinalizeNoop) > 0);
   }
 
-  SECTION("graceful: the run stays in RUN until E7, so C3 spares it and no drop precedes E6") {
+  SECTION("graceful, 4.1.1 (future_done): S1 reaps the run once K completed its future") {
     w.actors.task_runs[0].kill = KillMode::kGraceful;
     const auto r = test::explore(w, false);
-    CHECK(r.verdict == Verdict::kHolds);
-    CHECK(r.stats.executions == 276);
+    CHECK(only_commits(r));
+    CHECK(covered(r, goal::kKilledRunTableDropped) > 0);
+    // An execution in which S1 removed the killed run from RUN before its E7.
+    const auto p = explore_program(probed(w, [](const World& world) {
+      return world.scheduler.task(0).killed;
+    }));
+    const Counterexample* c = counterexample(p, "probe");
+    REQUIRE(c != nullptr);
+    CHECK(find_step(c->steps, "Kill:t1", "K", "left in RUN until the dispatcher's next check") <
+          c->steps.size());
+  }
+
+  SECTION("graceful, final_state: the run stays in RUN until E7, C3 spares it before E6") {
+    w.actors.task_runs[0].kill = KillMode::kGraceful;
+    w.policy.graceful_kill_reap = GracefulKillReap::kFinalState;
+    const auto r = test::explore(w, false);
+    CHECK(only_commits(r));
+    CHECK(r.stats.executions == 332);  // h9-graceful-kill-keeps-run
     CHECK(covered(r, goal::kKilledRunTableDropped) == 0);
     CHECK(covered(r, goal::kFinalizeNoop) == 0);
     CHECK(covered(r, goal::kTaskSessionSpared) > 0);
   }
 
-  SECTION("graceful under 4.1.1 (RUN not read): K leaves the run in RUN, S1 comes after E7") {
+  SECTION("graceful, final_state under 4.1.1 (RUN not read): S1 comes after E7") {
     WorldConfig v = test::world("starrocks-4.1.1");
     v.policy.add_temporary_table = AddTemporaryTable::kAtomic;
+    v.policy.graceful_kill_reap = GracefulKillReap::kFinalState;
     v.actors.task_runs.push_back(test::task_run("t1", false, TabletRows::kNone));
     v.actors.task_runs[0].kill = KillMode::kGraceful;
     // An execution in which K killed the running run before its E7.
@@ -192,37 +216,38 @@ TEST_CASE("point 1: hazard 9 under the forced and the graceful kill", "[fidelity
   }
 }
 
-TEST_CASE("point 1: a killed run retries, with a new session its kill did not touch",
-          "[fidelity][kill][retries]") {
-  WorldConfig w = test::world("pr-79339-register-then-start");
+TEST_CASE("point 1: a kill stops no statement of the recursive CTE, and the run still commits",
+          "[fidelity][kill]") {
+  WorldConfig w = test::world("starrocks-4.1.1");
   w.policy.add_temporary_table = AddTemporaryTable::kAtomic;
   TaskRunConfig t = test::task_run("t1", false, TabletRows::kNone);
   t.kill = KillMode::kForce;
-  t.retries = 1;
+  t.iterations = 1;
   w.actors.task_runs.push_back(t);
-  // An execution in which attempt 1 was killed and attempt 2 then succeeded.
+  // Killed before its first insert, the run still runs every insert and its outer statement.
   const auto r = explore_program(probed(w, [](const World& world) {
     const TaskRun& tr = world.scheduler.task(0);
-    return tr.killed_attempt == 1 && tr.attempt == 2 && world.owners.at("t1#2").finalized;
+    return tr.killed && tr.outer_ran && tr.outcome.empty() && tr.iterations_run == 2;
   }));
-  REQUIRE(r.verdict == Verdict::kViolation);
   const Counterexample* c = counterexample(r, "probe");
   REQUIRE(c != nullptr);
   const auto& s = c->steps;
   const std::size_t k = find_step(s, "Kill:t1", "K");
-  const std::size_t e1_2 = find_step(s, "TaskRun:t1", "E1", "session t1#2");
-  REQUIRE(k < s.size());
-  REQUIRE(e1_2 < s.size());
-  CHECK(k < e1_2);
-  CHECK(find_step(s, "TaskRun:t1", "E2", "of session t1#2") < s.size());
-  // Attempt 2's statements are not cancelled by the kill (its ConnectContext is new).
-  bool e3_2 = false;
-  for (std::size_t i = e1_2; i < s.size(); ++i)
-    if (s[i].actor == "TaskRun:t1" && s[i].label == "E3") {
-      e3_2 = true;
-      CHECK(s[i].what.find("cancelled") == std::string::npos);
-    }
-  CHECK(e3_2);
+  const std::size_t e3 = find_step(s, "TaskRun:t1", "E3");
+  const std::size_t e5 = find_step(s, "TaskRun:t1", "E5");
+  REQUIRE(e5 < s.size());
+  CHECK(k < e3);
+  CHECK(find_step(s, "TaskRun:t1", "E7", "was killed: it stays FAILED") < s.size());
+  // The property: found at E5, whatever the cleaner does.
+  const auto v = test::explore(w, false);
+  REQUIRE(v.verdict == Verdict::kViolation);
+  const Counterexample* commits = counterexample(v, inv::kKilledRunCommits);
+  REQUIRE(commits != nullptr);
+  REQUIRE(commits->found_at.has_value());
+  CHECK(commits->steps.at(*commits->found_at).label == "E5");
+  // A run that is not killed never reports it.
+  w.actors.task_runs[0].kill = KillMode::kNone;
+  CHECK(counterexample(test::explore(w, false), inv::kKilledRunCommits) == nullptr);
 }
 
 TEST_CASE("point 5: a down follower: no pass completes, the dead session's table stays",
@@ -299,7 +324,7 @@ WorldConfig cte_world(const std::string& preset, int iterations = 0) {
 TEST_CASE("point 2: a failed start statement, thrown or only logged", "[fidelity][recursive_cte]") {
   WorldConfig w = cte_world("starrocks-4.1.1");
 
-  SECTION("throw (default): the attempt fails at E3 with StarRocks' message, E5 never runs") {
+  SECTION("rows_first (default): the attempt fails at E3 with StarRocks' message, E5 never runs") {
     const auto r = test::explore(w, false);
     REQUIRE(r.verdict == Verdict::kViolation);
     const Counterexample* c = counterexample(r, inv::kSinkTableNotFound);
@@ -343,28 +368,39 @@ TEST_CASE("point 2: a failed start statement, thrown or only logged", "[fidelity
   }
 }
 
-TEST_CASE("point 2: the iteration loop: rows before errors, and an empty iteration stops it",
+TEST_CASE("point 2: the iteration loop: a failed iteration, by executor version",
           "[fidelity][recursive_cte]") {
   WorldConfig w = cte_world("starrocks-4.1.1", 2);
   auto failed_at_1 = [](const World& world) {
     return world.scheduler.task(0).iteration_failed == 1;
   };
+  auto outcome_starts = [](std::string prefix) {
+    return [prefix](const World& world) {
+      return world.scheduler.task(0).outcome.rfind(prefix, 0) == 0;
+    };
+  };
 
-  SECTION("throw (default): a failed iteration ends the attempt with StarRocks' message") {
-    CHECK(probe(w, [](const World& world) {
-            return world.scheduler.task(0).outcome.rfind(
-                       "Error occurred during executing recursive CTE recursive statement at "
-                       "iteration 1: ",
-                       0) == 0;
-          }) == Verdict::kViolation);
+  SECTION("rows_first (default): the stale affected rows pass, the error throws, no iteration") {
+    CHECK(probe(w, outcome_starts("Error occurred during executing recursive CTE recursive "
+                                  "statement: ")) == Verdict::kViolation);
+    CHECK(probe(w, outcome_starts("Error occurred during executing recursive CTE recursive "
+                                  "statement at iteration")) == Verdict::kHolds);
     CHECK(probe(w, [&](const World& world) {
             return failed_at_1(world) && world.scheduler.task(0).outer_ran;
           }) == Verdict::kHolds);
   }
 
-  SECTION("warn_and_continue: a failed iteration adds no rows, the loop breaks silently") {
+  SECTION("error_first: the error first, its message names the iteration") {
+    w.policy.recursive_cte_errors = RecursiveCteErrors::kErrorFirst;
+    CHECK(probe(w, outcome_starts("Error occurred during executing recursive CTE recursive "
+                                  "statement at iteration 1: ")) == Verdict::kViolation);
+    CHECK(probe(w, [&](const World& world) {
+            return failed_at_1(world) && world.scheduler.task(0).outer_ran;
+          }) == Verdict::kHolds);
+  }
+
+  SECTION("warn_and_continue: a failed iteration is logged, prepare returns, the outer runs") {
     w.policy.recursive_cte_errors = RecursiveCteErrors::kWarnAndContinue;
-    // The failed iteration 1 ends the recursion (no iteration 2) and the outer statement runs.
     CHECK(probe(w, [&](const World& world) {
             const TaskRun& tr = world.scheduler.task(0);
             return failed_at_1(world) && tr.outer_ran && tr.iterations_run == 1;
@@ -373,21 +409,60 @@ TEST_CASE("point 2: the iteration loop: rows before errors, and an empty iterati
             const TaskRun& tr = world.scheduler.task(0);
             return failed_at_1(world) && (!tr.outer_ran || tr.iterations_run != 1);
           }) == Verdict::kHolds);
-    // The iteration's error is never what the run reports.
+    // The iteration's error is only logged: the run reports the outer statement's result.
     CHECK(probe(w, [](const World& world) {
             return world.scheduler.task(0).outcome.find("recursive statement") != std::string::npos;
           }) == Verdict::kHolds);
   }
+}
 
-  SECTION("an iteration that adds no rows stops the recursion early, and the run succeeds") {
-    WorldConfig v = cte_world("pr-79339-register-then-start", 3);
-    v.actors.task_runs[0].empty_iteration = 1;
-    const auto r = test::explore(v, false);
-    CHECK(r.verdict == Verdict::kHolds);
+TEST_CASE("point 3: the recursion ends at an insert that adds no rows, or at the depth limit",
+          "[fidelity][recursive_cte]") {
+  SECTION("two iterations add rows: a third adds none and ends it, and the run succeeds") {
+    WorldConfig v = cte_world("pr-79339-register-then-start", 2);
+    CHECK(test::explore(v, false).verdict == Verdict::kHolds);
     CHECK(probe(v, [](const World& world) {
             const TaskRun& tr = world.scheduler.task(0);
-            return tr.iterations_run != 1 || !tr.outcome.empty();
+            return tr.finished && tr.outcome.empty() && tr.iterations_run == 3;
+          }) == Verdict::kViolation);
+    CHECK(probe(v, [](const World& world) {
+            return world.scheduler.task(0).iterations_run > 3;
           }) == Verdict::kHolds);
+  }
+
+  SECTION("no iteration adds rows: the anchor is still followed by one empty iteration") {
+    WorldConfig v = cte_world("pr-79339-register-then-start", 0);
+    CHECK(probe(v, [](const World& world) {
+            const TaskRun& tr = world.scheduler.task(0);
+            return tr.finished && tr.outcome.empty() && tr.iterations_run != 1;
+          }) == Verdict::kHolds);
+  }
+
+  WorldConfig limit = cte_world("pr-79339-register-then-start", 1);
+  limit.actors.task_runs[0].recursive_cte_max_depth = 2;
+  auto succeeded = [](const World& world) {
+    const TaskRun& tr = world.scheduler.task(0);
+    return tr.finished && tr.outcome.empty();
+  };
+  SECTION("the depth limit with rows still added throws (rows_first, error_first)") {
+    for (RecursiveCteErrors v : {RecursiveCteErrors::kRowsFirst, RecursiveCteErrors::kErrorFirst}) {
+      limit.policy.recursive_cte_errors = v;
+      CHECK(probe(limit, succeeded) == Verdict::kHolds);
+      CHECK(probe(limit, [](const World& world) {
+              return world.scheduler.task(0).outcome ==
+                     "Recursive query aborted after: 2 iterations.";
+            }) == Verdict::kViolation);
+      CHECK(probe(limit, [](const World& world) {
+              return world.scheduler.task(0).outer_ran;
+            }) == Verdict::kHolds);
+    }
+  }
+  SECTION("recursive_cte_throw_limit_exception false, or the draft executor: the outer runs") {
+    limit.actors.task_runs[0].throw_limit_exception = false;
+    CHECK(probe(limit, succeeded) == Verdict::kViolation);
+    limit.actors.task_runs[0].throw_limit_exception = true;
+    limit.policy.recursive_cte_errors = RecursiveCteErrors::kWarnAndContinue;
+    CHECK(probe(limit, succeeded) == Verdict::kViolation);
   }
 }
 
@@ -466,5 +541,42 @@ TEST_CASE("point 2: several staging tables: createTime is the first's, later one
             return first.session == "t1#1" && second.session == "t1#1" &&
                    second.e2a_step == first.e2a_step && second.own_e2a_step > first.own_e2a_step;
           }) == Verdict::kViolation);
+  }
+}
+
+TEST_CASE("point 4: the CN that ran the create-tablet task answers its lookups from its cache",
+          "[fidelity][schema]") {
+  // The seed's world (an async run, a client, one pass, 4.1.1).
+  WorldConfig w = test::world("starrocks-4.1.1");
+  w.actors.task_runs.push_back(test::task_run("t1", false, TabletRows::kNone));
+  w.actors.clients.push_back(test::client("c1"));
+
+  SECTION("no modelled CN created the tablets (the default): the lookup asks the leader") {
+    const auto r = test::explore(w, false);
+    CHECK(counterexample(r, inv::kSinkTableNotFound) != nullptr);
+  }
+
+  SECTION("cn1 ran the create-tablet task: its sinks never ask, the drop is still found") {
+    w.cluster.creator_cn = 0;
+    const auto r = test::explore(w, false);
+    CHECK(counterexample(r, inv::kSinkTableNotFound) == nullptr);
+    const Counterexample* c = counterexample(r, inv::kLiveOwnerTableDropped);
+    REQUIRE(c != nullptr);
+    CHECK(find_step(c->steps, "TaskRun:t1", "E2",
+                    "cn1: create tablet 52305 with create_schema_file: schema 52301 cached") <
+          c->steps.size());
+    CHECK(test::all_replay(w, r));
+  }
+
+  SECTION("two CNs, cn1 the creator: only cn2's sink can fail") {
+    w.cluster.compute_nodes = 2;
+    w.cluster.creator_cn = 0;
+    const auto r = test::explore(w, false);
+    const Counterexample* c = counterexample(r, inv::kSinkTableNotFound);
+    REQUIRE(c != nullptr);
+    CHECK_THAT(c->message, Catch::Contains("/cn2"));
+    CHECK(probe(w, [](const World& world) {
+            return world.scheduler.task(0).failure.rfind("cn1:", 0) == 0;
+          }) == Verdict::kHolds);
   }
 }

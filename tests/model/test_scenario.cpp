@@ -72,10 +72,13 @@ TEST_CASE("scenario: a full document", "[scenario]") {
 }
 
 TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scenario]") {
+  CHECK(error_of({{"cluster", {{"creator_cn", "cn2"}}}}) ==
+        "s.json: /cluster/creator_cn: no compute node 'cn2' in this cluster: /cluster/compute_nodes "
+        "is 1");
   CHECK(error_of({{"cluster", {{"frontend", 2}}}}) ==
         "s.json: /cluster/frontend: unknown key 'frontend' (did you mean 'frontends'?); known "
-        "keys: 'frontends', 'compute_nodes', 'unreachable_frontends', 'down_frontends', "
-        "'clock_offsets'");
+        "keys: 'frontends', 'compute_nodes', 'creator_cn', 'unreachable_frontends', "
+        "'down_frontends', 'clock_offsets'");
   CHECK(error_of({{"cluster", {{"frontends", "2"}}}}) ==
         "s.json: /cluster/frontends: expected an integer, got a string");
   CHECK(error_of({{"cluster", {{"frontends", 4}}}}) ==
@@ -84,8 +87,9 @@ TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scen
         "s.json: /actors/clients/0/frontend: no frontend 'fe3' in this cluster (did you mean "
         "'fe1'?): /cluster/frontends is 1 (fe1)");
   CHECK(error_of({{"actors", {{"task_runs", {{{"iterations", 5}}}}}}}) ==
-        "s.json: /actors/task_runs/0/iterations: 5 iteration inserts exceed the depth limit: "
-        "recursive_cte_max_depth 5 allows at most 4");
+        "s.json: /actors/task_runs/0/iterations: 5 iterations that add rows exceed the depth "
+        "limit: recursive_cte_max_depth 5 allows at most 4 (that many reach the limit, which ends "
+        "the recursion)");
   CHECK(
       error_of({{"actors", {{"task_runs", {{{"name", "x"}}}}, {"clients", {{{"name", "x"}}}}}}}) ==
       "s.json: /actors/clients/0/name: the name 'x' is used twice (task runs and clients "
@@ -111,12 +115,13 @@ TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scen
         "s.json: /actors: this world needs up to 95 actors (sinks: per attempt, per insert, per "
         "CN); the engine runs at most 64: fewer task runs, clients, retries, iterations or "
         "compute nodes");
-  // Owners are limited only by the actors their world needs: 10 TaskRuns (3 sync, 2 iterations)
+  // Owners are limited only by the actors their world needs: 10 TaskRuns (3 sync, 2 iteration
+  // inserts)
   // and 10 clients (4 on followers) on 3 FEs need 57, and parse; 21 such TaskRuns need more.
   json runs = json::array();
   json clients = json::array();
   for (int i = 1; i <= 10; ++i) {
-    runs.push_back({{"name", "t" + std::to_string(i)}, {"iterations", 2}, {"sync", i > 7}});
+    runs.push_back({{"name", "t" + std::to_string(i)}, {"iterations", 1}, {"sync", i > 7}});
     clients.push_back({{"name", "c" + std::to_string(i)},
                        {"frontend", i > 8   ? "fe3"
                                     : i > 6 ? "fe2"
@@ -127,7 +132,7 @@ TEST_CASE("scenario: exact errors with file, JSON path and did-you-mean", "[scen
   CHECK(actor_bound(parse_world(huge, "s.json")) == 57);
   json more = huge;
   for (int i = 11; i <= 21; ++i)
-    more["actors"]["task_runs"].push_back({{"name", "t" + std::to_string(i)}, {"iterations", 2}});
+    more["actors"]["task_runs"].push_back({{"name", "t" + std::to_string(i)}, {"iterations", 1}});
   CHECK(error_of(more) ==
         "s.json: /actors: this world needs up to 101 actors (sinks: per attempt, per insert, per "
         "CN); the engine runs at most 64: fewer task runs, clients, retries, iterations or "
@@ -195,7 +200,7 @@ TEST_CASE("driver: registered as starrocks-temp-tables, builds a runnable progra
   const json cat = to_json(d->catalog());
   CHECK(cat.at("presets").size() == presets().size());
   CHECK(cat.at("presets").at(0).at("name") == "starrocks-4.1.1");
-  CHECK(cat.at("knobs").size() == 9);
+  CHECK(cat.at("knobs").size() == 10);
   CHECK(cat.at("knobs").at(0).at("default") == json::array({"client_sessions"}));
   CHECK(cat.at("invariants").size() == invariant_names().size());
   CHECK(cat.at("coverage_goals").size() == coverage_goal_names().size());
@@ -217,20 +222,20 @@ TEST_CASE("schema: the JSON Schema fragment lists exactly the keys the parser ac
   };
   using V = std::vector<std::string>;
   CHECK(keys(defs.at("cluster").at("properties")) == V{"clock_offsets", "compute_nodes",
-                                                       "down_frontends", "frontends",
+                                                       "creator_cn", "down_frontends", "frontends",
                                                        "unreachable_frontends"});
   CHECK(keys(defs.at("policy").at("properties")) ==
         V{"add_temporary_table", "catalog_drop", "create_time_clock", "create_time_guard",
-          "dispatch_order", "failed_list_sessions", "liveness", "preset", "recursive_cte_errors",
-          "task_run_snapshot"});
+          "dispatch_order", "failed_list_sessions", "graceful_kill_reap", "liveness", "preset",
+          "recursive_cte_errors", "task_run_snapshot"});
   CHECK(keys(defs.at("actors")
                  .at("properties")
                  .at("task_runs")
                  .at("items")
-                 .at("properties")) == V{"anchor_insert_s", "empty_iteration",
-                                         "finalize_temporal_table", "iteration_s", "iterations",
-                                         "kill", "name", "recursive_cte_max_depth", "retries",
-                                         "staging_tables", "sync", "tablet_rows"});
+                 .at("properties")) == V{"anchor_insert_s", "finalize_temporal_table",
+                                         "iteration_s", "iterations", "kill", "name",
+                                         "recursive_cte_max_depth", "retries", "staging_tables",
+                                         "sync", "tablet_rows", "throw_limit_exception"});
   CHECK(keys(defs.at("timing").at("properties")) ==
         V{"cleaner_interval_s", "cleaner_phase_s", "dispatch_phase_s", "task_runs_per_hour",
           "wall_clock"});
@@ -245,31 +250,40 @@ TEST_CASE("scenario: the recursive-CTE knobs of a task run, with exact errors", 
   const WorldConfig d = parse_world({{"actors", {{"task_runs", {json::object()}}}}}, "s.json");
   CHECK(d.actors.task_runs.at(0).finalize_temporal_table);
   CHECK(d.actors.task_runs.at(0).staging_tables == 1);
-  CHECK(d.actors.task_runs.at(0).empty_iteration == 0);
-  CHECK(d.policy.recursive_cte_errors == RecursiveCteErrors::kThrow);
+  CHECK(d.actors.task_runs.at(0).throw_limit_exception);
+  CHECK(d.actors.task_runs.at(0).iteration_inserts() == 1);  // the one that adds no rows
+  CHECK(d.policy.recursive_cte_errors == RecursiveCteErrors::kRowsFirst);
   const WorldConfig w = parse_world(
       {{"actors",
         {{"task_runs",
           {{{"iterations", 2},
             {"finalize_temporal_table", false},
             {"staging_tables", 3},
-            {"empty_iteration", 2}}}}}},
+            {"throw_limit_exception", false}}}}}},
        {"policy", {{"recursive_cte_errors", "warn_and_continue"}}}},
       "s.json");
   CHECK_FALSE(w.actors.task_runs.at(0).finalize_temporal_table);
   CHECK(w.actors.task_runs.at(0).staging_tables == 3);
-  CHECK(w.actors.task_runs.at(0).empty_iteration == 2);
+  CHECK_FALSE(w.actors.task_runs.at(0).throw_limit_exception);
+  CHECK(w.actors.task_runs.at(0).iteration_inserts() == 3);
+  CHECK_FALSE(w.actors.task_runs.at(0).reaches_depth_limit());
   CHECK(w.policy.recursive_cte_errors == RecursiveCteErrors::kWarnAndContinue);
-  CHECK(error_of({{"actors", {{"task_runs", {{{"iterations", 2}, {"empty_iteration", 3}}}}}}}) ==
-        "s.json: /actors/task_runs/0/empty_iteration: iteration 3 cannot add no rows: the run "
-        "has 2 iteration inserts (/actors/task_runs/0/iterations)");
+  const WorldConfig limit = parse_world(
+      {{"actors", {{"task_runs", {{{"iterations", 2}, {"recursive_cte_max_depth", 3}}}}}}},
+      "s.json");
+  CHECK(limit.actors.task_runs.at(0).iteration_inserts() == 2);
+  CHECK(limit.actors.task_runs.at(0).reaches_depth_limit());
+  CHECK(error_of({{"actors", {{"task_runs", {{{"iterations", 3}, {"recursive_cte_max_depth", 3}}}}}}}) ==
+        "s.json: /actors/task_runs/0/iterations: 3 iterations that add rows exceed the depth "
+        "limit: recursive_cte_max_depth 3 allows at most 2 (that many reach the limit, which ends "
+        "the recursion)");
   CHECK(error_of({{"actors", {{"task_runs", {{{"staging_tables", 4}}}}}}}) ==
         "s.json: /actors/task_runs/0/staging_tables: must be between 1 and 3, got 4");
   CHECK(error_of({{"actors", {{"task_runs", {{{"finalize_temporal_table", "no"}}}}}}}) ==
         "s.json: /actors/task_runs/0/finalize_temporal_table: expected a boolean, got a string");
   CHECK(error_of({{"policy", {{"recursive_cte_errors", "warn"}}}}) ==
-        "s.json: /policy/recursive_cte_errors: unknown value 'warn'; expected one of 'throw', "
-        "'warn_and_continue'");
+        "s.json: /policy/recursive_cte_errors: unknown value 'warn'; expected one of "
+        "'rows_first', 'error_first', 'warn_and_continue'");
 }
 
 TEST_CASE("scenario: the timing section, its durations and laws, and their errors",

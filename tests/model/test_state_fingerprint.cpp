@@ -217,7 +217,7 @@ WorldConfig two_clients() {
 WorldConfig seed_like() {
   WorldConfig w = world("starrocks-4.1.1");
   w.actors.task_runs = {task_run("t1")};
-  w.actors.task_runs[0].iterations = 2;
+  w.actors.task_runs[0].iterations = 1;
   w.actors.clients = {client("c1")};
   w.actors.cleaner.passes = 2;
   return w;
