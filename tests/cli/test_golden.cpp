@@ -13,7 +13,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <cctype>
+#include <map>
 #include <set>
+#include <sstream>
 
 using namespace interleave;
 using namespace interleave::test;
@@ -142,4 +145,90 @@ TEST_CASE("the README's matrix command answers which fix holds, as the README sa
   std::replace(flat.begin(), flat.end(), '\n', ' ');
   CHECK_THAT(text, Catch::EndsWith(flat + "\n"));
   CHECK_THAT(text, Catch::Contains("\n   pr-79339                        no change "));
+}
+
+TEST_CASE("docs/model.md's table of every hazard under the three presets is what matrix prints",
+          "[golden][matrix]") {
+  const std::string doc = read_file(std::string(INTERLEAVE_SOURCE_DIR) + "/docs/model.md");
+  const std::string header =
+      "| scenario | its own policy | `starrocks-4.1.1` | `pr-79339` | "
+      "`pr-79339-register-then-start` |";
+  const std::size_t at = doc.find(header);
+  REQUIRE(at != std::string::npos);
+  // The table's rows: scenario -> the three cells.
+  std::map<std::string, std::vector<std::string>> table;
+  std::istringstream in(doc.substr(at));
+  std::string line;
+  std::getline(in, line);  // the header
+  std::getline(in, line);  // |---|
+  while (std::getline(in, line) && line.rfind("| `", 0) == 0) {
+    std::vector<std::string> cells;
+    std::size_t from = 2;
+    for (std::size_t bar = line.find(" | ", from); bar != std::string::npos;
+         bar = line.find(" | ", from)) {
+      cells.push_back(line.substr(from, bar - from));
+      from = bar + 3;
+    }
+    cells.push_back(line.substr(from, line.size() - from - 2));
+    REQUIRE(cells.size() == 5);
+    table[cells[0].substr(1, cells[0].size() - 2)] = {cells[2], cells[3], cells[4]};
+  }
+  // Every scenario of the families the table covers is in it.
+  std::vector<std::string> files;
+  std::set<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(INTERLEAVE_SOURCE_DIR) +
+                                                           "/scenarios")) {
+    const std::string name = e.path().stem().string();
+    if (e.path().extension() != ".json") continue;
+    const bool hazard = name.size() > 1 && name[0] == 'h' && std::isdigit(name[1]) != 0;
+    for (const char* family : {"cte-", "starrocks-test-", "pr-55353-", "abnormal-end-"})
+      if (hazard || name.rfind(family, 0) == 0) {
+        names.insert(name);
+        break;
+      }
+  }
+  std::set<std::string> documented;
+  for (const auto& [name, _] : table)
+    documented.insert(name);
+  CHECK(documented == names);
+  for (const std::string& name : names)
+    files.push_back("scenarios/" + name + ".json");
+  std::vector<std::string> args = {"matrix"};
+  args.insert(args.end(), files.begin(), files.end());
+  for (const char* a : {"--presets", "starrocks-4.1.1,pr-79339,pr-79339-register-then-start",
+                        "--strategy", "dpor", "--time-budget", "10", "--format", "json"})
+    args.emplace_back(a);
+  const CliResult r = run_binary_in(INTERLEAVE_SOURCE_DIR, args);
+  // Exit 1: no row holds everywhere, as the section says.
+  REQUIRE(r.code == 1);
+  const json m = json::parse(r.out);
+  CHECK(m["conclusion"] == "no policy tried makes every scenario hold");
+  CHECK_THAT(doc, Catch::Contains("(`matrix` says \"no\npolicy tried makes every scenario hold\")"));
+  const std::map<std::string, std::string> letter = {
+      {"live_owner_table_dropped", "L"}, {"sink_table_not_found", "S"},
+      {"manager_null_pointer", "N"},     {"untracked_temp_table", "U"},
+      {"unreachable_frontend_leak", "F"}, {"killed_run_commits", "K"}};
+  const std::string order = "LSNUFK";
+  REQUIRE(m["rows"].size() == 3);
+  for (std::size_t i = 0; i < m["scenarios"].size(); ++i) {
+    const std::string name = m["scenarios"][i];
+    for (std::size_t p = 0; p < 3; ++p) {
+      const json& c = m["rows"][p]["cells"][i];
+      std::string want = c["verdict"];
+      if (want == "violation") {
+        std::string letters;
+        for (const json& v : c["violated"]) {
+          REQUIRE(letter.count(v.get<std::string>()) == 1);
+          letters += letter.at(v.get<std::string>());
+        }
+        std::sort(letters.begin(), letters.end(),
+                  [&](char a, char b) { return order.find(a) < order.find(b); });
+        want += ":";
+        for (char l : letters)
+          want += std::string(" ") + l;
+      }
+      INFO(name << " under " << m["rows"][p]["preset"].get<std::string>());
+      CHECK(table[name].at(p) == want);
+    }
+  }
 }

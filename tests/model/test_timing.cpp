@@ -1,5 +1,6 @@
 // The StarRocks world in time (model/starrocks/durations.hpp, explorer/simulate.hpp): the seed's
-// staging table is dropped with probability D/30 when the anchor insert lasts D seconds under a
+// staging table is dropped with probability (D + 1)/30 when the anchor insert lasts D seconds (and
+// the iteration that adds no rows 1 s) under a
 // 30 s cleaner of free phase; a timed world without a failure window holds timed and sees none in
 // simulation; the S2a..S3 window of the proposed fix stays possible timed and is rare.
 #include "explorer/simulate.hpp"
