@@ -10,11 +10,11 @@
 //   from CAT, E6c remove from TTM_L), unless finalize_temporal_table is false. A failed start
 //   statement or iteration, or a recursion stopped by the depth limit, ends the attempt
 //   (recursive_cte_errors rows_first or error_first) or, with warn_and_continue, is logged and the
-//   outer statement still runs and decides. A failed attempt
-//   is retried from E1 with a new session id, a killed one too (the retry loop does not look at
-//   the kill mark); then E7 sets the final state and completes the future. A killed attempt stops
-//   at its next statement; a retry after the kill has a new runCtx and runs (its owner counts as
-//   ended: the run's future was already completed by the kill).
+//   outer statement still runs and decides. With retries (hypothetical: 4.1.1 runs one attempt) a
+//   failed attempt is retried from E1 with a new session id; then E7 sets the final state and
+//   completes the future. A kill (task_run_scheduler.cpp) cancels no statement here: the
+//   attempt's inserts and its outer statement run to their end (killed_run_commits at E5), and its
+//   owner counts as ended from the kill on (the run's future was completed by it).
 // - The sync caller (EXECUTE TASK ... sync): Y1 submit into PEND, Y2 SYNC.put, Y3 wait on the
 //   future, Y4 SYNC.remove.
 // Promises: at most one DropInfo per table (E6b drops only what is still in CAT); the
@@ -371,8 +371,8 @@ void task_run(Actor& a, World& w, int t) {
     prepare_recursive_ctes(a, w, t, session, l);
     if (l.ok) run_outer_statement(a, w, t, session, l);
     finalize_recursive_ctes(a, w, t, session, l);
-    // A killed attempt fails like any other: executeRetryingTaskRun does not look at the kill
-    // mark, so the next attempt (if any) runs with a new ConnectContext the kill did not touch.
+    // The hypothetical retry loop (retries) goes on after a failed attempt, with a new
+    // ConnectContext.
     if (l.ok) break;
   }
   finish_task_run(a, w, t, l);

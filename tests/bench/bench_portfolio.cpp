@@ -1,8 +1,8 @@
 // Benchmark of the portfolio (explorer/portfolio.hpp; prints figures, not a timed test): the time
 // to the first counterexample, the portfolio against DPOR alone, in one run, for every shipped
 // scenario that expects a violation and for a what-if (two async TaskRuns, a
-// follower client, two cleaner passes under pr-79339-register-then-start, where DPOR alone ran
-// 6.1 million executions before its first counterexample). Both stop at the first violation and
+// follower client, two cleaner passes under pr-79339-register-then-start, where DPOR alone runs
+// millions of executions before its first counterexample). Both stop at the first violation and
 // minimise it, as `interleave check` does; DPOR alone is cut at a time budget (a row says "not
 // found" then, with the executions it ran). The portfolio must find a violation wherever DPOR
 // does: the benchmark says so, or fails.

@@ -136,7 +136,7 @@ TEST_CASE("check --shard: the portfolio's DPOR member runs alone", "[cli][portfo
 
 TEST_CASE("check: the what-if of two async runs and a follower client falls in the second round",
           "[cli][portfolio]") {
-  // DPOR alone ran 6.1 million executions (9 minutes) before its first counterexample here.
+  // DPOR alone does not find its first counterexample in a minute (bench_portfolio).
   TempDir tmp;
   const std::string file = tmp / "what-if.json";
   std::ofstream(file) << R"({
