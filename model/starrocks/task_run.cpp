@@ -172,7 +172,6 @@ void prepare_recursive_ctes(Actor& a, World& w, int t, const std::string& sessio
       returned = true;
       break;
     }
-    bool stopped = false;  // by an insert that added no rows, or by a failure
     for (l.i = 1; l.i <= tc.iteration_inserts(); ++l.i) {
       const int i = l.i;
       ++tr.iterations_run;
@@ -198,7 +197,6 @@ void prepare_recursive_ctes(Actor& a, World& w, int t, const std::string& sessio
           error.clear();
           returned = true;
         }
-        stopped = true;
         break;
       }
       if (i > tc.iterations) {
@@ -207,12 +205,11 @@ void prepare_recursive_ctes(Actor& a, World& w, int t, const std::string& sessio
           return "iteration " + std::to_string(i) +
                  " affected 0 rows: no more rows inserted, the recursion stops";
         });
-        stopped = true;
         break;
       }
     }
-    if (!stopped && version != RecursiveCteErrors::kWarnAndContinue) {
-      // The depth limit: the last insert still added rows.
+    if (ok && !returned && tc.reaches_depth_limit() && !warn) {
+      // The depth limit: the loop ran out and its last insert still added rows.
       if (tc.throw_limit_exception) {
         ok = false;
         error = "Recursive query aborted after: " + std::to_string(tc.recursive_cte_max_depth) +
