@@ -59,7 +59,7 @@ struct Probe {
 
 // Follows `prefix` strictly; then either records the scheduling point and stops (probe), or
 // completes the execution: the owner's and shared actors first, then the others; every choice
-// after the prefix is 0.
+// after the prefix is 0. probe().taken is the schedule followed.
 class GuidedStrategy final : public Strategy {
  public:
   GuidedStrategy(Schedule prefix, bool complete, const OwnerDecomposition& d, std::string owner)
@@ -98,11 +98,17 @@ class GuidedStrategy final : public Strategy {
       reason_ = "probe point reached";
       return kNoActor;
     }
+    ActorId pick = p.enabled.first();
     for (ActorId a = p.enabled.first(); a != kNoActor; a = p.enabled.next_after(a)) {
       const std::string o = d_.actor_owner(p.names[a]);
-      if (o.empty() || o == owner_) return a;
+      if (o.empty() || o == owner_) {
+        pick = a;
+        break;
+      }
     }
-    return p.enabled.first();
+    if (pick != kNoActor)
+      probe_.taken.steps.push_back(ScheduleEntry::run(std::string(p.names[pick])));
+    return pick;
   }
   std::optional<std::uint32_t> next_choice(const ChoicePoint& c) override {
     if (next_ < prefix_.steps.size()) {
@@ -154,16 +160,19 @@ bool mentions_name(std::string_view text, std::string_view name) {
   return false;
 }
 
-LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
-                               const std::string& owner, const Counterexample& slice_cx,
-                               const ExploreOptions& options) {
-  LiftResult result;
-  ExploreOptions o;
-  o.max_steps = options.max_steps;
-  o.stack_size = options.stack_size;
-  o.minimize = false;
-  o.stop_on_first_violation = true;
-  Explorer explorer(full, o);
+namespace {
+
+// The lifted schedule up to the slice's last step (lift_counterexample describes the walk), or
+// why there is none; `extra` counts the steps it took for other owners.
+struct LiftedPrefix {
+  std::optional<Schedule> schedule;
+  std::string failure;
+  std::size_t extra = 0;
+};
+
+LiftedPrefix lift_prefix(const OwnerDecomposition& d, const std::string& owner,
+                         const Counterexample& slice_cx, Explorer& explorer, std::size_t max_len) {
+  LiftedPrefix result;
   std::vector<std::string> others;
   for (const OwnerSlice& s : d.slices)
     if (s.owner != owner) others.push_back(s.owner);
@@ -216,7 +225,6 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
   };
 
   std::size_t i = 0;
-  const std::size_t max_len = o.max_steps;
   while (i < steps.size()) {
     if (actor_steps(prefix) >= max_len)
       return fail("the lift reached the step bound (" + std::to_string(max_len) + ")");
@@ -251,7 +259,7 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
         ++i;
       } else {
         prefix = probe(candidate).taken;
-        ++result.extra_steps;
+        ++result.extra;
       }
       continue;
     }
@@ -290,10 +298,40 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
     Schedule candidate = prefix;
     candidate.steps.push_back(ScheduleEntry::run(p.names[helper]));
     prefix = probe(candidate).taken;
-    ++result.extra_steps;
+    ++result.extra;
   }
+  result.schedule = std::move(prefix);
+  return result;
+}
+
+ExploreOptions lift_options(const ExploreOptions& options) {
+  ExploreOptions o;
+  o.max_steps = options.max_steps;
+  o.stack_size = options.stack_size;
+  o.minimize = false;
+  o.stop_on_first_violation = true;
+  return o;
+}
+
+}  // namespace
+
+LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
+                               const std::string& owner, const Counterexample& slice_cx,
+                               const ExploreOptions& options) {
+  LiftResult result;
+  const ExploreOptions o = lift_options(options);
+  Explorer explorer(full, o);
+  LiftedPrefix lifted = lift_prefix(d, owner, slice_cx, explorer, o.max_steps);
+  if (!lifted.schedule) {
+    result.failure = std::move(lifted.failure);
+    return result;
+  }
+  auto fail = [&](std::string why) {
+    result.failure = std::move(why);
+    return result;
+  };
   // The rest: every remaining actor to the end.
-  GuidedStrategy g(prefix, true, d, owner);
+  GuidedStrategy g(std::move(*lifted.schedule), true, d, owner);
   ExplorationResult r = explorer.explore(g);
   if (r.verdict != Verdict::kViolation || r.counterexamples.empty())
     return fail("the lifted execution of the full scenario ends without a violation (" +
@@ -335,6 +373,35 @@ std::vector<ReportedViolation> report_violations(
     }
   }
   return out;
+}
+
+ExecutionLift lift_execution(const Program& full, const OwnerDecomposition& d,
+                             const std::string& owner, const Schedule& slice_schedule,
+                             const std::vector<TraceStep>& slice_steps,
+                             const ExploreOptions& options) {
+  ExecutionLift result;
+  const ExploreOptions o = lift_options(options);
+  Explorer explorer(full, o);
+  Counterexample slice;
+  slice.schedule = slice_schedule;
+  slice.steps = slice_steps;
+  LiftedPrefix lifted = lift_prefix(d, owner, slice, explorer, o.max_steps);
+  result.extra_steps = lifted.extra;
+  if (!lifted.schedule) {
+    result.failure = std::move(lifted.failure);
+    return result;
+  }
+  GuidedStrategy g(std::move(*lifted.schedule), true, d, owner);
+  explorer.explore(g);
+  if (g.probe().diverged) {
+    result.failure = "the lifted prefix does not replay (internal)";
+    return result;
+  }
+  result.schedule = g.probe().taken;
+  const std::size_t full_steps = actor_steps(*result.schedule);
+  const std::size_t slice_total = actor_steps(slice_schedule);
+  result.extra_steps = full_steps >= slice_total ? full_steps - slice_total : 0;
+  return result;
 }
 
 }  // namespace interleave

@@ -84,6 +84,24 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& de
                                const Counterexample& slice_counterexample,
                                const ExploreOptions& options);
 
+/// The outcome of lifting one slice execution (any, violating or not) onto the full program.
+struct ExecutionLift {
+  /// The full program's schedule: the lift's walk (lift_counterexample), then every remaining
+  /// actor to the end of the execution. nullopt when no lift was found.
+  std::optional<Schedule> schedule;
+  std::string failure;          ///< why not, when schedule is nullopt
+  std::size_t extra_steps = 0;  ///< steps of the lift not in the slice's schedule
+};
+
+/// Lifts the slice execution `slice_schedule` (its readable steps `slice_steps`, as a strict
+/// replay on the slice gives them) of `owner` onto `full`, as lift_counterexample does, without
+/// asking what the lifted execution violates: the caller checks what it needs of it (an
+/// incident's explanation, explorer/explain.hpp, runs it with ExplainOptions::only).
+ExecutionLift lift_execution(const Program& full, const OwnerDecomposition& decomposition,
+                             const std::string& owner, const Schedule& slice_schedule,
+                             const std::vector<TraceStep>& slice_steps,
+                             const ExploreOptions& options);
+
 /// A property a decomposed search found violated, as it is reported: every property a slice
 /// violates is reported, lifted where a lift is found.
 struct ReportedViolation {

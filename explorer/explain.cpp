@@ -186,6 +186,37 @@ Incident read_incident(std::vector<LogFile> files, const std::vector<CompiledLog
   return inc;
 }
 
+std::vector<std::vector<std::size_t>> related_groups(
+    const Incident& incident, const std::vector<CompiledLogPattern>& patterns) {
+  const std::size_t k = incident.related.size();
+  std::vector<std::size_t> parent(k);
+  for (std::size_t i = 0; i < k; ++i)
+    parent[i] = i;
+  const auto find = [&](std::size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  std::map<Identity, std::size_t> first_with;  // identity -> the first related line carrying it
+  for (std::size_t i = 0; i < k; ++i) {
+    const IncidentLine& l = incident.lines[incident.related[i]];
+    for (const Identity& id : identities(l, patterns[l.pattern])) {
+      const auto [it, fresh] = first_with.try_emplace(id, i);
+      if (!fresh) {
+        const std::size_t a = find(i), b = find(it->second);
+        parent[std::max(a, b)] = std::min(a, b);
+      }
+    }
+  }
+  std::map<std::size_t, std::size_t> group_of_root;
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < k; ++i) {
+    const auto [it, fresh] = group_of_root.try_emplace(find(i), groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  return groups;
+}
+
 namespace {
 
 // The happens-before order of one execution's steps: program order, conflicting accesses, and

@@ -103,6 +103,15 @@ struct Incident {
 Incident read_incident(std::vector<LogFile> files, const std::vector<CompiledLogPattern>& patterns,
                        const IncidentOptions& options);
 
+/// The related lines (Incident::related) in groups that share no identity: two lines are in one
+/// group when a chain of related lines, each sharing an identity (a hole's name and value, as
+/// relatedness counts them) with the next, joins them. Each group is a list of indices into
+/// Incident::related, in the incident's order; the groups are ordered by their first line. A
+/// model whose every identity belongs to one owner (a session and what it owns) produces the
+/// lines of one group from one owner's objects: what explaining by owner decomposition needs.
+std::vector<std::vector<std::size_t>> related_groups(const Incident& incident,
+                                                     const std::vector<CompiledLogPattern>& patterns);
+
 /// A line an execution logged: its step, pattern and values.
 struct ExecutionLine {
   std::size_t step = 0;

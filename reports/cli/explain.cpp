@@ -114,6 +114,23 @@ std::string search_text(const ExplainResult& r, bool dfs) {
   return s;
 }
 
+// The slices of an explanation by owners, one line each.
+std::string slices_text(const DecomposedExplanation& de) {
+  std::string out;
+  for (const DecomposedExplanation::Slice& s : de.slices) {
+    out += "    " + s.owner + " (" + s.kind_text + "): ";
+    if (!s.same_as.empty())
+      out += "the same slice as " + s.same_as + "'s\n";
+    else if (!s.searched)
+      out += "not searched\n";
+    else
+      out += plural(s.executions, "execution", "executions") + ", " +
+             plural(s.explanations, "explanation", "explanations") +
+             (s.complete ? "" : " (incomplete)") + "\n";
+  }
+  return out;
+}
+
 std::string result_text(const ExplanationPlan& plan, const ExplanationRun& run, bool dfs) {
   const Incident& inc = plan.incident;
   const ExplainResult& r = run.result;
@@ -121,15 +138,37 @@ std::string result_text(const ExplanationPlan& plan, const ExplanationRun& run, 
   if (inc.related.empty())
     return "nothing to explain: no matched line is related (no WARN, ERROR or FATAL line matched "
            "a pattern; --focus NAME=VALUE names an identity to start from)\n";
+  if (run.decomposition) {
+    const DecomposedExplanation& de = *run.decomposition;
+    out += "by owner decomposition (" + de.argument + "): the related lines form one group, " +
+           "which one owner's actors and the shared ones produce; one slice per owner kind, " +
+           plural(r.executions, "execution", "executions") + " in all" +
+           (r.cut > 0 ? ", " + std::to_string(r.cut) + " cut at a line the incident lacks" : "") +
+           ":\n" + slices_text(de);
+    if (r.explanations > 0) {
+      const auto& slice = *std::find_if(de.slices.begin(), de.slices.end(), [&](const auto& s) {
+        return s.owner == de.lifted_from;
+      });
+      out += "explained: " + plural(r.explanations, "distinct explanation", "distinct explanations") +
+             " (Mazurkiewicz traces) in the slice of " + de.lifted_from + " (" + slice.kind_text +
+             "); the first, lifted to the scenario (" +
+             plural(de.lift_extra_steps, "step", "steps") +
+             " for other owners) and run there alone, explains the incident: the scenario has at "
+             "least that one\n";
+    }
+  }
   if (r.explanations > 0) {
-    out += "explained: " + std::string(r.complete ? "" : "at least ") +
-           plural(r.explanations, "distinct explanation", "distinct explanations") +
-           " (Mazurkiewicz traces) in " + search_text(r, dfs) + "\n";
+    if (!run.decomposition)
+      out += "explained: " + std::string(r.complete ? "" : "at least ") +
+             plural(r.explanations, "distinct explanation", "distinct explanations") +
+             " (Mazurkiewicz traces) in " + search_text(r, dfs) + "\n";
     out += "  the first explanation, step by step (<- the lines a step logged; the other steps "
            "are inferred):\n";
     out += steps_text(plan, *r.first);
     if (!r.inferred.empty()) {
-      out += "  in every explanation:\n";
+      out += run.decomposition ? "  in every explanation of the slice of " +
+                                     run.decomposition->lifted_from + ":\n"
+                               : std::string("  in every explanation:\n");
       for (const InferredStep& s : r.inferred) {
         std::string what = s.what.substr(0, s.what.find("; "));
         out += "    " + s.actor + "'s " + s.label +
@@ -146,9 +185,19 @@ std::string result_text(const ExplanationPlan& plan, const ExplanationRun& run, 
       out += "  the explanation violates no property (no trace file); its schedule is in --json\n";
     return out;
   }
-  out += std::string(r.complete ? "not explained: no execution" : "not explained so far: no "
-                                                                  "execution searched") +
-         " produces the incident (" + search_text(r, dfs) + ")\n";
+  if (run.decomposition && !run.decomposition->lift_failure.empty())
+    out += "not explained in the scenario: the slice of " + run.decomposition->unlifted_owner +
+           " explains the incident, but " + run.decomposition->lift_failure + "\n";
+  else if (run.decomposition)
+    out += std::string(r.complete ? "not explained: no slice produces the incident, so no "
+                                    "execution of the scenario does (by the argument above)"
+                                  : "not explained so far: no slice searched produces the "
+                                    "incident") +
+           (r.complete ? "" : " (incomplete: " + r.incomplete_why + ")") + "\n";
+  else
+    out += std::string(r.complete ? "not explained: no execution" : "not explained so far: no "
+                                                                    "execution searched") +
+           " produces the incident (" + search_text(r, dfs) + ")\n";
   if (inc.related.empty()) return out;
   out += "  the longest prefix some execution produces: " + std::to_string(r.longest_prefix) +
          " of " + std::to_string(inc.related.size()) + " related lines\n";
@@ -158,7 +207,9 @@ std::string result_text(const ExplanationPlan& plan, const ExplanationRun& run, 
            clip(inc.record(l).full_message(), 100) + "\n";
   }
   if (r.closest) {
-    out += "  the closest execution:\n";
+    out += run.decomposition ? "  the closest execution, of the slice of " +
+                                   run.decomposition->closest_in + ":\n"
+                             : std::string("  the closest execution:\n");
     out += steps_text(plan, *r.closest);
   }
   return out;

@@ -11,8 +11,6 @@
 
 namespace interleave::cli {
 
-namespace {
-
 OwnerDecomposition decomposition_of(const Scenario& scenario) {
   if (!scenario.decompose)
     throw InputError(scenario.file, "/exploration/decompose",
@@ -24,6 +22,8 @@ OwnerDecomposition decomposition_of(const Scenario& scenario) {
                                      "--decompose)");
   return std::move(*offer.decomposition);
 }
+
+namespace {
 
 // The scenario of `slice` (OwnerSlice::document), named "<scenario>.slice-<owner>", without an
 // expectation and not decomposed: what a slice's own counterexample is a trace of.

@@ -7,6 +7,8 @@
 #include "reports/run/run.hpp"
 #include "reports/run/scenario_overrides.hpp"
 
+#include <map>
+
 namespace interleave::cli {
 
 namespace {
@@ -34,7 +36,121 @@ ExplanationPlan plan_for(Scenario scenario, const ModelRegistry& models,
       throw UsageError("--focus " + name + "=" + value + ": no line of the logs that a pattern " +
                        "matches carries it");
   }
+  if (plan.scenario.exploration.decompose) {
+    decomposition_of(plan.scenario);  // a refusal is bad input, as for check
+    const auto groups = related_groups(plan.incident, plan.patterns);
+    if (groups.size() > 1) {
+      std::string where;
+      for (const auto& g : groups)
+        where += (where.empty() ? "" : ", ") + plan.incident.where(plan.incident.related[g[0]]);
+      throw UsageError(
+          "the scenario is explored by owners (exploration.decompose), but the incident's " +
+          std::to_string(plan.incident.related.size()) + " related lines form " +
+          std::to_string(groups.size()) + " groups that share no session, table, tablet or " +
+          "other id (first lines: " + where + "), and one owner's slice produces one group; " +
+          "name one group's id with --focus, or search the whole scenario with --set " +
+          "exploration.decompose=false");
+    }
+  }
   return plan;
+}
+
+// The explanation by owners (DecomposedExplanation says how).
+ExplainResult explain_by_owners(const ExplanationPlan& plan, const ExplainOptions& options,
+                                DecomposedExplanation& de) {
+  const OwnerDecomposition d = decomposition_of(plan.scenario);
+  const Program& full = plan.scenario.instance.program;
+  de.argument = d.argument;
+  ExplainResult total;
+  std::optional<ExplainResult> found;  // the first slice that explains
+  std::string found_owner;
+  std::map<std::string, std::size_t> searched_kind;
+  for (const OwnerSlice& slice : d.slices) {
+    DecomposedExplanation::Slice out{slice.owner, slice.kind_text, "", false, 0, 0, true};
+    if (const auto it = searched_kind.find(slice.kind); it != searched_kind.end()) {
+      out.same_as = de.slices[it->second].owner;
+      out.explanations = de.slices[it->second].explanations;
+      de.slices.push_back(std::move(out));
+      continue;
+    }
+    if (total.interrupted || (options.max_executions != 0 &&
+                              total.executions >= options.max_executions)) {
+      total.complete = false;
+      if (total.incomplete_why.empty())
+        total.incomplete_why = "the budget of " + std::to_string(options.max_executions) +
+                               " executions ran out";
+      de.slices.push_back(std::move(out));
+      continue;
+    }
+    ExplainOptions o = options;
+    const std::uint64_t done = total.executions;
+    if (options.on_progress)
+      o.on_progress = [&options, done](std::uint64_t n) { options.on_progress(done + n); };
+    if (options.max_executions != 0) o.max_executions = options.max_executions - done;
+    ExplainResult r = explain_incident(slice.program, plan.incident, plan.patterns, o);
+    out.searched = true;
+    out.executions = r.executions;
+    out.explanations = r.explanations;
+    out.complete = r.complete;
+    total.executions += r.executions;
+    total.cut += r.cut;
+    total.unknown += r.unknown;
+    if (!r.complete) {
+      total.complete = false;
+      total.interrupted = total.interrupted || r.interrupted;
+      if (total.incomplete_why.empty())
+        total.incomplete_why = "the slice of " + slice.owner + ": " + r.incomplete_why;
+    }
+    if (r.explanations == 0 && r.closest &&
+        (!total.closest || r.longest_prefix > total.longest_prefix)) {
+      total.longest_prefix = r.longest_prefix;
+      total.closest = r.closest;
+      de.closest_in = slice.owner;
+    }
+    if (r.explanations > 0 && !found) {
+      found = std::move(r);
+      found_owner = slice.owner;
+    }
+    searched_kind.emplace(slice.kind, de.slices.size());
+    de.slices.push_back(std::move(out));
+  }
+  if (!found) return total;
+  // Lift the slice's first explanation and check it on the scenario alone.
+  const ExecutionLift lift =
+      lift_execution(full, d, found_owner, found->first->schedule, found->first->steps,
+                     explore_options_for(plan.scenario.exploration));
+  std::string failure = lift.failure;
+  if (lift.schedule) {
+    ExplainOptions only = options;
+    only.only = *lift.schedule;
+    only.on_progress = nullptr;
+    only.max_executions = 0;
+    ExplainResult check = explain_incident(full, plan.incident, plan.patterns, only);
+    total.executions += check.executions;
+    if (check.explanations > 0) {
+      de.lifted_from = found_owner;
+      de.lift_extra_steps = lift.extra_steps;
+      total.first = std::move(check.first);
+      total.explaining = found->explaining;
+      total.explanations = found->explanations;
+      total.inferred = std::move(found->inferred);
+      total.longest_prefix = plan.incident.related.size();
+      total.closest.reset();
+      de.closest_in.clear();
+      return total;
+    }
+    failure = "the lifted execution does not produce the incident in the scenario";
+  }
+  de.unlifted_owner = found_owner;
+  de.lift_failure = failure;
+  total.complete = false;
+  total.incomplete_why = "the slice of " + found_owner +
+                         " explains the incident, but its explanation did not lift to the "
+                         "scenario (" + failure + ")";
+  total.longest_prefix = found->longest_prefix;
+  total.closest = std::move(found->first);
+  de.closest_in = found_owner;
+  return total;
 }
 
 }  // namespace
@@ -62,8 +178,11 @@ ExplanationRun run_explanation(const ExplanationPlan& plan, ExplainOptions optio
   ExplanationRun run;
   if (plan.incident.related.empty()) return run;  // nothing to explain: no search
   options.max_steps = plan.scenario.exploration.max_steps;
-  run.result = explain_incident(plan.scenario.instance.program, plan.incident, plan.patterns,
-                                options);
+  if (plan.scenario.exploration.decompose)
+    run.result = explain_by_owners(plan, options, run.decomposition.emplace());
+  else
+    run.result = explain_incident(plan.scenario.instance.program, plan.incident, plan.patterns,
+                                  options);
   const std::optional<Explanation>& first = run.result.first;
   if (first && first->violated) {
     const ExplorationSettings& settings = plan.scenario.exploration;
@@ -148,6 +267,32 @@ nlohmann::json to_json(const ExplanationPlan& plan, const ExplanationRun& run) {
            {"at_least", !r.complete}};
   if (!r.complete) out["incomplete"] = r.incomplete_why;
   if (inc.related.empty()) out["nothing_to_explain"] = true;
+  if (run.decomposition) {
+    const DecomposedExplanation& de = *run.decomposition;
+    json slices = json::array();
+    for (const DecomposedExplanation::Slice& s : de.slices) {
+      json j{{"owner", s.owner}, {"kind", s.kind_text}, {"searched", s.searched}};
+      if (!s.same_as.empty()) j["same_as"] = s.same_as;
+      if (s.searched)
+        j.update({{"executions", s.executions},
+                  {"explanations", s.explanations},
+                  {"complete", s.complete}});
+      slices.push_back(std::move(j));
+    }
+    json d{{"argument", de.argument}, {"slices", std::move(slices)}};
+    if (!de.lifted_from.empty()) {
+      d["lifted_from"] = de.lifted_from;
+      d["lift_extra_steps"] = de.lift_extra_steps;
+    }
+    if (!de.lift_failure.empty()) {
+      d["unlifted_owner"] = de.unlifted_owner;
+      d["lift_failure"] = de.lift_failure;
+    }
+    if (!de.closest_in.empty()) d["closest_in"] = de.closest_in;
+    out["decomposition"] = std::move(d);
+    // The count is the lifted slice's: the scenario has at least the lifted explanation.
+    if (explained) out["at_least"] = true;
+  }
   if (explained) {
     out["steps"] = steps_json(plan, *r.first);
     out["schedule"] = to_json(r.first->schedule);

@@ -25,8 +25,9 @@ struct ExplanationPlan {
 };
 
 /// Loads `file` under `preset` and `sets`, reads `logs` and the incident in them. Throws
-/// InputError (a scenario, a log) or UsageError (a focus no matched line carries) before any
-/// search.
+/// InputError (a scenario, a log, a decomposition the model refuses) or UsageError (a focus no
+/// matched line carries; a scenario explored by owners whose incident's related lines form more
+/// than one group, which no one owner's slice can produce) before any search.
 ExplanationPlan plan_explanation(const std::string& file, const ModelRegistry& models,
                                  const std::string& preset, const std::vector<std::string>& sets,
                                  const std::vector<std::string>& logs,
@@ -37,15 +38,48 @@ ExplanationPlan plan_explanation(const std::string& file, const ModelRegistry& m
 ExplanationPlan plan_incident(const Scenario& scenario, const IncidentSpec& incident,
                               const ModelRegistry& models);
 
+/// How an explanation by owner decomposition went (the scenario's exploration.decompose): the
+/// incident's related lines form one group (related_groups), so one owner's actors and the shared
+/// ones produce them; one slice per owner kind is searched, and the first explanation found is
+/// lifted to the scenario (lift_execution) and checked there by running it alone.
+struct DecomposedExplanation {
+  std::string argument;  ///< where the argument is, e.g. "docs/model.md#owner-decomposition"
+  struct Slice {
+    std::string owner;
+    std::string kind_text;
+    std::string same_as;  ///< the owner of the same kind searched instead ("" if searched)
+    bool searched = false;
+    std::uint64_t executions = 0;
+    std::uint64_t explanations = 0;  ///< distinct Mazurkiewicz traces of the slice that explain
+    bool complete = true;
+  };
+  std::vector<Slice> slices;
+  /// The owner whose slice's first explanation was lifted and explains the incident in the
+  /// scenario ("" when none did).
+  std::string lifted_from;
+  std::size_t lift_extra_steps = 0;  ///< steps the lift added for other owners
+  /// A slice explains the incident but its first explanation did not lift, or its lift does not
+  /// explain the incident in the scenario: the owner and why ("" otherwise).
+  std::string unlifted_owner, lift_failure;
+  /// Not explained: the owner whose slice gave the closest execution (its steps are the slice's).
+  std::string closest_in;
+};
+
 /// One explanation search and, when its first explanation violates a property, the trace of it.
 struct ExplanationRun {
   ExplainResult result;
+  /// Set when the explanation came by owner decomposition. Then result.executions counts every
+  /// slice's executions and the lift's check, result.explanations and result.inferred are those
+  /// of the lifted slice (the scenario has at least one explanation: result.first), and
+  /// result.complete says whether every slice was searched completely.
+  std::optional<DecomposedExplanation> decomposition;
   std::optional<reports::TraceDocument> trace;
   std::string trace_file;  ///< "" : none written
 };
 
-/// Runs the search; writes the first explanation's trace into `out_dir` when it violates a
-/// property (out_dir empty: kept in memory only). The file is NAME.explanation.trace.json. An
+/// Runs the search (by owners when the scenario's exploration.decompose is set); writes the first
+/// explanation's trace into `out_dir` when it violates a property (out_dir empty: kept in memory
+/// only). The file is NAME.explanation.trace.json. An
 /// incident with no related line has nothing to explain: no search runs (0 executions).
 ExplanationRun run_explanation(const ExplanationPlan& plan, ExplainOptions options,
                                const std::filesystem::path& out_dir,

@@ -163,6 +163,9 @@ ExplorationResult explore_result(const Scenario& scenario, const ExplorationSett
 /// settings.decompose is set.
 ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& settings,
                            const RunContext& context);
+/// The model's decomposition of `scenario` by owners. Throws InputError (the scenario's file and
+/// the JSON path) when the model offers none or refuses it for this scenario.
+OwnerDecomposition decomposition_of(const Scenario& scenario);
 /// Throws InputError (the scenario's file and the JSON path) if `settings` ask for decomposition
 /// and the model refuses it for this scenario; nothing otherwise. Before any work.
 void check_decomposable(const Scenario& scenario, const ExplorationSettings& settings);
