@@ -88,6 +88,7 @@ Incident read_incident(std::vector<LogFile> files, const std::vector<CompiledLog
                        const IncidentOptions& options) {
   Incident inc;
   inc.complete = options.complete;
+  inc.clock_skew_micros = options.clock_skew_micros;
   for (const LogFile& f : files)
     check_log_order(f, options.clock_skew_micros);
   inc.files = std::move(files);
@@ -257,9 +258,18 @@ class HappensBefore {
 // The embedding of the incident's related lines into one execution's logged lines.
 class Embedding {
  public:
+  /// `times`, when set, says whether the execution's durations allow the lines of an image at
+  /// the incident's times (a timed program).
+  using TimesFit = std::function<bool(const std::vector<std::size_t>& image)>;
   Embedding(const Incident& inc, const std::vector<ExecutionLine>& lines, const HappensBefore& hb,
-            const std::vector<CompiledLogPattern>& patterns, std::uint64_t max_nodes)
-      : inc_(inc), lines_(lines), hb_(hb), patterns_(patterns), max_nodes_(max_nodes) {}
+            const std::vector<CompiledLogPattern>& patterns, std::uint64_t max_nodes,
+            TimesFit times = {})
+      : inc_(inc),
+        lines_(lines),
+        hb_(hb),
+        patterns_(patterns),
+        max_nodes_(max_nodes),
+        times_(std::move(times)) {}
 
   /// Whether the first k related lines embed (with every complete logger's lines mapped when
   /// `whole`). image() is the map found.
@@ -274,6 +284,8 @@ class Embedding {
   }
   const std::vector<std::size_t>& image() const { return image_; }
   bool ran_out() const { return nodes_ > max_nodes_; }
+  /// Some image kept the incident's order but not its times.
+  bool time_rejected() const { return time_rejected_; }
 
  private:
   bool complete_counts_match() const {
@@ -339,7 +351,14 @@ class Embedding {
     return true;
   }
   bool assign(std::size_t r) {
-    if (r == k_) return acyclic();
+    if (r == k_) {
+      if (!acyclic()) return false;
+      if (times_ && !times_(image_)) {
+        time_rejected_ = true;
+        return false;
+      }
+      return true;
+    }
     const IncidentLine& want = inc_.lines[inc_.related[r]];
     for (std::size_t c = 0; c < lines_.size(); ++c) {
       if (used_[c] || lines_[c].pattern != want.pattern) continue;
@@ -373,7 +392,14 @@ class Embedding {
   std::vector<std::size_t> image_;
   std::vector<char> used_;
   std::map<std::string, std::map<std::string, std::string>> fwd_, back_;
+  TimesFit times_;
+  bool time_rejected_ = false;
 };
+
+// The resolution of a printed time: what its fraction's digits leave out.
+std::int64_t resolution_micros(const LogTime& t) {
+  return t.fraction_digits >= 6 ? 1 : t.fraction_digits >= 3 ? 1000 : 1'000'000;
+}
 
 // The strategy the search runs under: the inner one, but an execution that has logged more lines
 // of a complete logger's pattern than the incident holds is abandoned (when cutting).
@@ -453,6 +479,11 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
     for (const std::size_t r : incident.related)
       if (incident.lines[r].pattern == p) ++allowed[p];
   }
+  // Each related line's printed time after the first related line's (its clock's reading).
+  std::vector<Micros> offset;
+  for (const std::size_t line : incident.related)
+    offset.push_back(micros_between(incident.record(incident.related.front()).time,
+                                    incident.record(line).time));
   StackPool pool(options.stack_size);
   ExecutionBuffers buffers;
   DfsStrategy dfs;
@@ -505,7 +536,57 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
         lines.push_back(ExecutionLine{s, l.pattern, std::move(l.values)});
     }
     const HappensBefore hb(buffers.trace);
-    Embedding em(incident, lines, hb, patterns, options.max_match_nodes);
+    // A timed program: the incident's times must fit the durations (explain.hpp, "Time").
+    Embedding::TimesFit times;
+    TimingGraph timed_graph;
+    if (ex.timed()) {
+      result.timed = true;
+      timed_graph.build(buffers.trace, buffers.timing);
+      if (!timed_graph.feasible()) continue;
+      // Each step's actor's next step (the end of the work in which the step's lines print).
+      std::vector<std::int64_t> next_of(buffers.trace.size(), -1);
+      {
+        std::map<ActorId, std::size_t> last;
+        for (std::size_t i = 0; i < buffers.trace.size(); ++i) {
+          const auto it = last.find(buffers.trace[i].actor);
+          if (it != last.end()) next_of[it->second] = static_cast<std::int64_t>(i);
+          last[buffers.trace[i].actor] = i;
+        }
+      }
+      times = [&, next_of](const std::vector<std::size_t>& image) {
+        TimingGraph g = timed_graph;
+        std::vector<std::int32_t> clock(incident.files.size(), -1);
+        for (std::size_t r = 0; r < image.size(); ++r) {
+          const std::size_t line = incident.related[r];
+          const LogRecord& rec = incident.record(line);
+          std::int32_t& c = clock[incident.lines[line].file];
+          if (c < 0) c = g.add_node();
+          // The line prints during its step's work: at or after the step, at or before the
+          // actor's next step (or the end of the work the step gave, when it is the last).
+          const std::size_t s = lines[image[r]].step;
+          const std::int32_t step = TimingGraph::step_node(s);
+          const std::int32_t printed = g.add_node();
+          g.constrain(printed, step, 0);  // t_step - t_printed <= 0
+          if (next_of[s] >= 0) {
+            g.constrain(TimingGraph::step_node(static_cast<std::size_t>(next_of[s])), printed, 0);
+          } else if (s < buffers.timing.work.size() && buffers.timing.work[s].given &&
+                     buffers.timing.work[s].d.max != kForever) {
+            g.constrain(step, printed, buffers.timing.work[s].d.max);
+          }
+          const Micros at = offset[r];
+          g.constrain(c, printed, at + resolution_micros(rec.time));  // t - clock <= at + res
+          g.constrain(printed, c, -at);                                // clock - t <= -at
+        }
+        for (std::size_t f = 0; f < clock.size(); ++f)
+          for (std::size_t h = f + 1; h < clock.size(); ++h)
+            if (clock[f] >= 0 && clock[h] >= 0) {
+              g.constrain(clock[f], clock[h], incident.clock_skew_micros);
+              g.constrain(clock[h], clock[f], incident.clock_skew_micros);
+            }
+        return g.feasible();
+      };
+    }
+    Embedding em(incident, lines, hb, patterns, options.max_match_nodes, times);
     const bool explains = em.embed(k, true);
     if (em.ran_out()) {
       ++result.unknown;
@@ -526,10 +607,11 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
       return e;
     };
     if (!explains) {
+      if (em.time_rejected()) ++result.time_rejected;
       if (result.explaining == 0) {
         std::size_t best = result.longest_prefix;
         while (best < k) {
-          Embedding probe(incident, lines, hb, patterns, options.max_match_nodes);
+          Embedding probe(incident, lines, hb, patterns, options.max_match_nodes, times);
           if (!probe.embed(best + 1, false)) break;
           ++best;
           if (best > result.longest_prefix || !result.closest) {

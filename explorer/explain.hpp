@@ -32,6 +32,17 @@
 // one execution per trace (DPOR) finds every explanation, and the number of explanations is the
 // number of distinct traces among the explaining executions (counted by their canonical form).
 //
+// Time: in a timed program (explorer/timing.hpp) an explaining execution must also fit the
+// incident's times. A line prints during its step's work: at or after the step, at or before its
+// actor's next step (the step's own maximum when it has none). Each file reads one clock, which
+// may be off from the model's origin by any amount and from another file's by at most the clock
+// skew; a printed time stands for the interval its precision leaves (a second for "05:10:32", a
+// millisecond for fe.log). These are difference constraints added to the execution's timing graph
+// (one node per file's clock and per line), satisfiable or not; since the graph depends only on
+// the execution's partial order, the check is a property of its Mazurkiewicz trace and DPOR stays
+// exact. ExplainResult::time_rejected counts the executions that produce the lines in order but
+// not at those times: the incident's times contradict the model's durations.
+//
 // Cutting: with a complete logger, an execution that has logged more lines of one of its patterns
 // than the incident holds can explain nothing however it goes on. Under exhaustive DFS, which
 // enumerates every schedule prefix by prefix, the search abandons such an execution at once (its
@@ -90,6 +101,7 @@ struct Incident {
   /// before[i][j]: related[i] must come before related[j] (file order, or time beyond the skew).
   std::vector<std::vector<char>> before;
   std::vector<std::string> complete;  ///< IncidentOptions::complete
+  std::int64_t clock_skew_micros = 0;  ///< IncidentOptions::clock_skew_micros
   /// "fe.log:2": the file's base name and the record's first line.
   std::string where(std::size_t line) const;
   const LogRecord& record(std::size_t line) const {
@@ -178,6 +190,11 @@ struct ExplainResult {
   std::size_t longest_prefix = 0;
   std::optional<Explanation> closest;
   std::uint64_t unknown = 0;  ///< executions whose embedding search ran past max_match_nodes
+  /// The program is timed: the incident's times were checked against its durations.
+  bool timed = false;
+  /// Executions that produce the related lines in the incident's order, but whose durations do
+  /// not allow the incident's times.
+  std::uint64_t time_rejected = 0;
   /// With ExplainOptions::keep_forms: the canonical form of each explanation's trace (its least
   /// linearization by actor name: two executions of one Mazurkiewicz trace have the same form).
   std::set<std::string> forms;

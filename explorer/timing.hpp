@@ -193,6 +193,20 @@ class TimingGraph {
   /// `keep` marks (all when it is empty); the others are constrained by nothing but the origin.
   void build(std::span<const Event> trace, const TimingRecord& timing,
              std::span<const char> keep = {});
+  /// A node of the caller's own, after the origin and the steps (explorer/explain.cpp: a log
+  /// file's clock); returns its index. Only after build(); each must be constrained with a step
+  /// both ways (so that it reaches the origin, as every step does).
+  std::int32_t add_node() {
+    checked_ = false;
+    return nodes_++;
+  }
+  /// t_to - t_from <= w, between nodes: 0 the origin, i + 1 step i, then those add_node gave.
+  void constrain(std::int32_t from, std::int32_t to, Micros w) {
+    checked_ = false;
+    add(from, to, w);
+  }
+  /// The node of step i.
+  static std::int32_t step_node(std::size_t i) { return static_cast<std::int32_t>(i) + 1; }
   /// Whether times exist that keep every constraint.
   bool feasible();
   /// The earliest feasible time of each step (after feasible() returned true); -1 for a step

@@ -109,6 +109,7 @@ std::string steps_text(const ExplanationPlan& plan, const Explanation& e) {
 std::string search_text(const ExplainResult& r, bool dfs) {
   std::string s = plural(r.executions, "execution", "executions") + ", " +
                   (dfs ? "exhaustive DFS" : "DPOR");
+  if (r.timed) s += ", the times checked against the durations";
   if (r.cut > 0) s += ", " + std::to_string(r.cut) + " cut at a line the incident lacks";
   s += r.complete ? ", complete" : ", incomplete: " + r.incomplete_why;
   return s;
@@ -198,7 +199,10 @@ std::string result_text(const ExplanationPlan& plan, const ExplanationRun& run, 
     out += std::string(r.complete ? "not explained: no execution" : "not explained so far: no "
                                                                     "execution searched") +
            " produces the incident (" + search_text(r, dfs) + ")\n";
-  if (inc.related.empty()) return out;
+  if (r.time_rejected > 0)
+    out += "  " + plural(r.time_rejected, "execution produces", "executions produce") +
+           " the related lines in the incident's order, but within durations that do not allow "
+           "its times\n";
   out += "  the longest prefix some execution produces: " + std::to_string(r.longest_prefix) +
          " of " + std::to_string(inc.related.size()) + " related lines\n";
   if (r.longest_prefix < inc.related.size()) {

@@ -265,6 +265,7 @@ nlohmann::json to_json(const ExplanationPlan& plan, const ExplanationRun& run) {
            {"cut", r.cut},
            {"explanations", r.explanations},
            {"at_least", !r.complete}};
+  if (r.timed) out["timed"] = {{"time_rejected", r.time_rejected}};
   if (!r.complete) out["incomplete"] = r.incomplete_why;
   if (inc.related.empty()) out["nothing_to_explain"] = true;
   if (run.decomposition) {
