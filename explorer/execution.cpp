@@ -253,6 +253,7 @@ Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOption
     : pool_(pool),
       buffers_(buffers),
       options_(options),
+      tracing_(options.tracing),
       objects_(buffers.objects),
       actors_(buffers.actors),
       actor_names_(buffers.actor_names),
@@ -755,7 +756,7 @@ Outcome Execution::run(Strategy& strategy) {
     }
     if (started_ < actors_.size()) start_new_actors();
     current_event_ = -1;
-    if (options_.tracing) [[unlikely]]
+    if (tracing_) [[unlikely]]
       record_state();
     if (stopped()) continue;
     for (const auto& inv : invariants_) {
@@ -768,7 +769,7 @@ Outcome Execution::run(Strategy& strategy) {
   current_event_ = -1;
   if (options_.tracing) {
     buffers_.notes.resize(buffers_.trace.size());
-    if (state_dump_) final_state_ = state_dump_();
+    if (state_dump_ && tracing_) final_state_ = state_dump_();
   }
   if (buffers_.timing.timed) [[unlikely]]
     settle_timing();

@@ -408,7 +408,12 @@ class Execution final : public StateSource {
   const Actor& actor(ActorId id) const { return *actors_.at(id); }
   /// Steps executed so far.
   std::size_t step_count() const { return buffers_.trace.size(); }
-  bool tracing() const { return options_.tracing; }
+  bool tracing() const { return tracing_; }
+  /// Records no more notes and state dumps in this run (ExecutionOptions::tracing), from the step
+  /// after the current one: an execution whose trace no longer matters runs on untraced, as a
+  /// search that must still see its steps needs (explorer/explain.cpp: a cut execution under
+  /// DPOR). The trace of events, the outcome and the timing are recorded as before.
+  void stop_tracing() { tracing_ = false; }
 
   // ---- running (Explorer) ----
 
@@ -470,6 +475,7 @@ class Execution final : public StateSource {
   StackPool& pool_;
   ExecutionBuffers& buffers_;
   ExecutionOptions options_;
+  bool tracing_ = false;  // options_.tracing until stop_tracing()
   Strategy* strategy_ = nullptr;
   // The tables live in buffers_ (their capacity is reused by the next execution).
   // Entries past object_count_ are spare (names reused); names of lifecycle objects are written

@@ -405,14 +405,19 @@ std::int64_t resolution_micros(const LogTime& t) {
 // of a complete logger's pattern than the incident holds is abandoned (when cutting).
 class Guide final : public Strategy {
  public:
+  /// `cutting`: watch for a line the incident cannot hold; `abandon`: then abandon the execution
+  /// (DFS), else run it on untraced (DPOR).
   Guide(Strategy& inner, const ExecutionBuffers& buffers,
         const std::vector<CompiledLogPattern>& patterns, std::vector<std::size_t> allowed,
-        bool cutting)
+        bool cutting, bool abandon)
       : inner_(inner),
         buffers_(buffers),
         patterns_(patterns),
         allowed_(std::move(allowed)),
-        cutting_(cutting) {}
+        cutting_(cutting),
+        abandon_(abandon) {}
+  /// The execution about to run (for stop_tracing).
+  void attach(Execution* execution) { execution_ = execution; }
   std::string name() const override { return inner_.name(); }
   bool begin_execution() override {
     seen_ = 0;
@@ -428,7 +433,13 @@ class Guide final : public Strategy {
           if (allowed_[l.pattern] != kUnlimited && ++counts_[l.pattern] > allowed_[l.pattern])
             cut_ = true;
       }
-      if (cut_) return kNoActor;
+      if (cut_) {
+        // DFS enumerates every schedule: no extension of this one can explain. DPOR must still
+        // see the rest of the execution's steps (their races lead to other executions): it runs
+        // on, untraced and unmatched.
+        if (abandon_) return kNoActor;
+        if (execution_ != nullptr) execution_->stop_tracing();
+      }
     }
     return inner_.next_actor(point);
   }
@@ -450,6 +461,8 @@ class Guide final : public Strategy {
   const std::vector<CompiledLogPattern>& patterns_;
   std::vector<std::size_t> allowed_;
   bool cutting_;
+  bool abandon_;
+  Execution* execution_ = nullptr;
   std::size_t seen_ = 0;
   bool cut_ = false;
   std::vector<std::size_t> counts_;
@@ -492,7 +505,8 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
   Strategy& inner = options.only ? static_cast<Strategy&>(replay)
                     : options.dfs ? static_cast<Strategy&>(dfs)
                                   : static_cast<Strategy&>(dpor);
-  Guide guide(inner, buffers, patterns, allowed, options.dfs && !options.filter_only_at_end);
+  Guide guide(inner, buffers, patterns, allowed, !options.filter_only_at_end && !options.only,
+              options.dfs);
   std::set<std::string> canonical;
   std::map<std::tuple<std::string, std::string, std::string, std::size_t>, InferredAcc> inferred;
 
@@ -512,15 +526,18 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
     if (options.only && result.executions == 1) break;
     if (!guide.begin_execution()) break;
     Execution ex(pool, buffers, ExecutionOptions{options.max_steps, /*tracing=*/true, &guide});
+    guide.attach(&ex);
     program(ex);
     const Outcome outcome = ex.run(guide);
+    guide.attach(nullptr);
     ++result.executions;
     if (options.on_progress && result.executions % options.progress_interval == 0)
       options.on_progress(result.executions);
-    if (outcome == Outcome::kAbandoned) {
-      if (guide.cut()) ++result.cut;
+    if (guide.cut()) {  // abandoned (DFS), or run to its end untraced (DPOR): it explains nothing
+      ++result.cut;
       continue;
     }
+    if (outcome == Outcome::kAbandoned) continue;
     if (outcome == Outcome::kStepBound) {
       result.complete = false;
       result.incomplete_why = "the step bound cut some executions";

@@ -46,9 +46,10 @@
 // Cutting: with a complete logger, an execution that has logged more lines of one of its patterns
 // than the incident holds can explain nothing however it goes on. Under exhaustive DFS, which
 // enumerates every schedule prefix by prefix, the search abandons such an execution at once (its
-// extensions are all refused); under DPOR the executions run to their end and are filtered there,
-// because abandoning one would hide the races of the steps it did not run (tests compare the
-// cutting search with the search that filters only at the end).
+// extensions are all refused). Under DPOR abandoning it would hide the races of the steps it did
+// not run, and with them executions DPOR must reach: the execution runs on to its end untraced
+// (Execution::stop_tracing: no notes, no state dumps) and is not matched. Tests compare both
+// cutting searches with the search that filters only at the end.
 #pragma once
 
 #include "explorer/execution.hpp"

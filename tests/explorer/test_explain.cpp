@@ -1,7 +1,7 @@
 // Explaining an incident (explorer/explain.hpp) on a small program that exhaustive DFS can search
 // to the end: the lines related to the failure, the incident's order, the explanations found by
 // DPOR against those of DFS, and the cutting search against the search that filters only at the
-// end.
+// end (under DFS, which abandons a cut execution, and under DPOR, which runs it on untraced).
 #include "explorer/explain.hpp"
 #include "explorer/primitives.hpp"
 
@@ -133,8 +133,15 @@ TEST_CASE("explain: cutting at a line a complete logger may not print finds what
   const ExplainResult cut = explain(inc, true);
   const ExplainResult end = explain(inc, true, true);
   const ExplainResult dpor = explain(inc, false);
+  const ExplainResult dpor_end = explain(inc, false, true);
   REQUIRE(cut.complete);
   REQUIRE(end.complete);
+  // Under DPOR a cut execution runs on untraced: the same executions, the same explanations.
+  CHECK(dpor.cut > 0);
+  CHECK(dpor_end.cut == 0);
+  CHECK(dpor.executions == dpor_end.executions);
+  CHECK(dpor.forms == dpor_end.forms);
+  CHECK(dpor.explanations == dpor_end.explanations);
   // The cleaner logs one drop: the other key is dropped before its writer puts it.
   CHECK(cut.cut > 0);
   CHECK(end.cut == 0);
