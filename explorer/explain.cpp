@@ -578,18 +578,17 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
           const LogRecord& rec = incident.record(line);
           std::int32_t& c = clock[incident.lines[line].file];
           if (c < 0) c = g.add_node();
-          // The line prints during its step's work: at or after the step, at or before the
-          // actor's next step (or the end of the work the step gave, when it is the last).
+          // The line prints during its step's work: at or after the step, within the most the
+          // work the step gave may last, and at or before the actor's next step.
           const std::size_t s = lines[image[r]].step;
           const std::int32_t step = TimingGraph::step_node(s);
           const std::int32_t printed = g.add_node();
           g.constrain(printed, step, 0);  // t_step - t_printed <= 0
-          if (next_of[s] >= 0) {
+          if (next_of[s] >= 0)
             g.constrain(TimingGraph::step_node(static_cast<std::size_t>(next_of[s])), printed, 0);
-          } else if (s < buffers.timing.work.size() && buffers.timing.work[s].given &&
-                     buffers.timing.work[s].d.max != kForever) {
+          if (s < buffers.timing.work.size() && buffers.timing.work[s].given &&
+              buffers.timing.work[s].d.max != kForever)
             g.constrain(step, printed, buffers.timing.work[s].d.max);
-          }
           const Micros at = offset[r];
           g.constrain(c, printed, at + resolution_micros(rec.time));  // t - clock <= at + res
           g.constrain(printed, c, -at);                                // clock - t <= -at

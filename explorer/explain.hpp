@@ -33,8 +33,8 @@
 // number of distinct traces among the explaining executions (counted by their canonical form).
 //
 // Time: in a timed program (explorer/timing.hpp) an explaining execution must also fit the
-// incident's times. A line prints during its step's work: at or after the step, at or before its
-// actor's next step (the step's own maximum when it has none). Each file reads one clock, which
+// incident's times. A line prints during its step's work: at or after the step, within the most
+// that work may last, and at or before its actor's next step. Each file reads one clock, which
 // may be off from the model's origin by any amount and from another file's by at most the clock
 // skew; a printed time stands for the interval its precision leaves (a second for "05:10:32", a
 // millisecond for fe.log). These are difference constraints added to the execution's timing graph
