@@ -273,8 +273,8 @@ ExplainResult explain_timed(const Incident& inc, bool dfs) {
 
 }  // namespace
 
-TEST_CASE("explain: a timed program's durations must allow the incident's times; DPOR finds what "
-          "DFS finds",
+TEST_CASE("explain: a timed program's durations must allow the incident's times, and DPOR finds "
+          "what DFS finds",
           "[explain][timed]") {
   // The miss 1.5 s after the put, the drop between them: the durations allow it.
   const Incident fits = incident("00:00:01.000 put key[1] value[10]\n"
