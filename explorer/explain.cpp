@@ -426,7 +426,7 @@ class Guide final : public Strategy {
     return inner_.begin_execution();
   }
   ActorId next_actor(const SchedulingPoint& point) override {
-    if (cutting_) {
+    if (cutting_ && !cut_) {  // once cut, nothing more is read (and nothing more is noted)
       for (; seen_ < point.trace.size(); ++seen_) {
         if (seen_ >= buffers_.notes.size() || buffers_.notes[seen_].empty()) continue;
         for (const LoggedLine& l : logged_lines(patterns_, buffers_.notes[seen_]))

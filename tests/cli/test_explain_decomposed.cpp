@@ -60,6 +60,22 @@ void write_incident(const std::string& log, const std::string& fe, const std::st
   write_file(cn, cn_text);
 }
 
+// Runs `check` on the scenario `name` into tmp/out and writes the log of its counterexample of
+// `property` (the trace file's name) as tmp/fe.log and tmp/cn.INFO; returns the scenario's path.
+std::string incident_of_counterexample(const TempDir& tmp, const std::string& name,
+                                       const std::string& property) {
+  const std::string scenario = source("scenarios/" + name + ".json");
+  const CliResult check = run_binary({"check", scenario, "--out", tmp / "out", "--quiet"});
+  REQUIRE(check.code == 1);
+  ModelRegistry models;
+  register_models(models);
+  const reports::TraceDocument doc =
+      reports::read_trace_file(tmp / ("out/" + name + "." + property + ".trace.json"));
+  write_incident(reports::render_log(doc, models.find("starrocks-temp-tables")->log_patterns()),
+                 tmp / "fe.log", tmp / "cn.INFO", false);
+  return scenario;
+}
+
 }  // namespace
 
 TEST_CASE("explain by owners agrees with the search of the whole scenario",
@@ -128,15 +144,8 @@ TEST_CASE("explain by owners: an incident about two owners is refused before any
           "[cli][explain][decompose]") {
   // Both TaskRuns' tables are dropped: the failure lines name two sessions.
   TempDir tmp;
-  const std::string scenario = source("scenarios/decomposed-two-async-task-runs-sweep.json");
-  const CliResult check = run_binary({"check", scenario, "--out", tmp / "out", "--quiet"});
-  REQUIRE(check.code == 1);
-  ModelRegistry models;
-  register_models(models);
-  const reports::TraceDocument doc = reports::read_trace_file(
-      tmp / "out/decomposed-two-async-task-runs-sweep.live-owner-table-dropped.trace.json");
-  write_incident(reports::render_log(doc, models.find("starrocks-temp-tables")->log_patterns()),
-                 tmp / "fe.log", tmp / "cn.INFO", false);
+  const std::string scenario = incident_of_counterexample(
+      tmp, "decomposed-two-async-task-runs-sweep", "live-owner-table-dropped");
   const CliResult r =
       run_binary({"explain", scenario, tmp / "fe.log", tmp / "cn.INFO", "--out", tmp / "x"});
   INFO(r.out << r.err);
@@ -150,15 +159,8 @@ TEST_CASE("explain by owners: an incident about two owners is refused before any
 TEST_CASE("explain by owners: the large configuration's incident is explained in one slice",
           "[cli][explain][decompose]") {
   TempDir tmp;
-  const std::string scenario = source("scenarios/large-pr-79339-decomposed.json");
-  const CliResult check = run_binary({"check", scenario, "--out", tmp / "out", "--quiet"});
-  REQUIRE(check.code == 1);
-  ModelRegistry models;
-  register_models(models);
-  const reports::TraceDocument doc = reports::read_trace_file(
-      tmp / "out/large-pr-79339-decomposed.live-owner-table-dropped.trace.json");
-  write_incident(reports::render_log(doc, models.find("starrocks-temp-tables")->log_patterns()),
-                 tmp / "fe.log", tmp / "cn.INFO", false);
+  const std::string scenario =
+      incident_of_counterexample(tmp, "large-pr-79339-decomposed", "live-owner-table-dropped");
   const CliResult r =
       run_binary({"explain", scenario, tmp / "fe.log", tmp / "cn.INFO", "--out", tmp / "x"});
   INFO(r.out << r.err);

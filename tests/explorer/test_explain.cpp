@@ -25,28 +25,34 @@ const LogPatternTable& table() {
 
 // Two writers put a key each and read it back; a cleaner drops key 1, then key 2, if present.
 // Each logs through the table: a writer that finds its key gone logs "key[k] not found".
-Program map_program() {
-  return [](Execution& ex) {
+// `timed`: a writer puts within 1 s and reads its key back 1 to 2 s after its put; the cleaner's
+// first drop comes at any time in the first 10 s, its second 1 s after the first.
+Program map_program(bool timed = false) {
+  return [timed](Execution& ex) {
     auto& slot1 = ex.make<Shared<int>>(ex, "slot1", 0);
     auto& slot2 = ex.make<Shared<int>>(ex, "slot2", 0);
-    const auto writer = [](Shared<int>& slot, int key) {
-      return [&slot, key](Actor& a) {
+    const auto writer = [timed](Shared<int>& slot, int key) {
+      return [&slot, key, timed](Actor& a) {
+        if (timed) a.lasts(Duration::between(0, seconds(1)));
         slot.write(a, "put", key * 10);
         a.note(table().render("put", {{"key", std::to_string(key)},
                                       {"value", std::to_string(key * 10)}}));
+        if (timed) a.lasts(Duration::between(seconds(1), seconds(2)));
         if (slot.read(a, "get") == 0)
           a.note(table().render("miss", {{"key", std::to_string(key)}}));
       };
     };
     ex.spawn("w1", writer(slot1, 1));
     ex.spawn("w2", writer(slot2, 2));
-    ex.spawn("cleaner", [&slot1, &slot2](Actor& a) {
+    ex.spawn("cleaner", [&slot1, &slot2, timed](Actor& a) {
+      if (timed) a.lasts(Duration::between(0, seconds(10)));
       int key = 1;
       for (Shared<int>* slot : {&slot1, &slot2}) {
         slot->update(a, "drop", [&](int& v) {
           if (v != 0) a.note(table().render("drop", {{"key", std::to_string(key)}}));
           v = 0;
         });
+        if (timed) a.lasts(Duration::exactly(seconds(1)));
         ++key;
       }
     });
@@ -230,45 +236,11 @@ TEST_CASE("explain: lines that contradict an identity rule of the model are bad 
 
 namespace {
 
-// map_program in time: a writer reads its key back 1 to 2 s after its put; the cleaner's first
-// drop comes at any time in the first 10 s, its second 1 s after the first.
-Program timed_map_program() {
-  return [](Execution& ex) {
-    auto& slot1 = ex.make<Shared<int>>(ex, "slot1", 0);
-    auto& slot2 = ex.make<Shared<int>>(ex, "slot2", 0);
-    const auto writer = [](Shared<int>& slot, int key) {
-      return [&slot, key](Actor& a) {
-        a.lasts(Duration::between(0, seconds(1)));
-        slot.write(a, "put", key * 10);
-        a.note(table().render("put", {{"key", std::to_string(key)},
-                                      {"value", std::to_string(key * 10)}}));
-        a.lasts(Duration::between(seconds(1), seconds(2)));
-        if (slot.read(a, "get") == 0)
-          a.note(table().render("miss", {{"key", std::to_string(key)}}));
-      };
-    };
-    ex.spawn("w1", writer(slot1, 1));
-    ex.spawn("w2", writer(slot2, 2));
-    ex.spawn("cleaner", [&slot1, &slot2](Actor& a) {
-      a.lasts(Duration::between(0, seconds(10)));
-      int key = 1;
-      for (Shared<int>* slot : {&slot1, &slot2}) {
-        slot->update(a, "drop", [&](int& v) {
-          if (v != 0) a.note(table().render("drop", {{"key", std::to_string(key)}}));
-          v = 0;
-        });
-        a.lasts(Duration::exactly(seconds(1)));
-        ++key;
-      }
-    });
-  };
-}
-
 ExplainResult explain_timed(const Incident& inc, bool dfs) {
   ExplainOptions o;
   o.dfs = dfs;
   o.keep_forms = true;
-  return explain_incident(timed_map_program(), inc, table().compiled(), o);
+  return explain_incident(map_program(/*timed=*/true), inc, table().compiled(), o);
 }
 
 }  // namespace
