@@ -154,6 +154,9 @@ Counterexample Explorer::make_counterexample(const Schedule& schedule,
 void settle_verdict(ExplorationResult& result, const std::string& cut, const Coverage& coverage,
                     std::size_t max_steps) {
   const Stats& stats = result.stats;
+  result.exhaustive = result.stopped_at_first_violation ||
+                      (cut.empty() && !result.interrupted && stats.cut_by_bound == 0 &&
+                       coverage.complete);
   if (!result.counterexamples.empty()) {
     result.verdict = Verdict::kViolation;
     result.detail = cut.empty() ? coverage.description : cut;

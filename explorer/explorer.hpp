@@ -118,6 +118,10 @@ struct ExplorationResult {
   /// The search was stopped from outside (ExploreOptions::stop) before it was over: the verdict
   /// is incomplete (detail "interrupted"), or a violation if one was found before.
   bool interrupted = false;
+  /// Nothing but a requested stop at the first violation ended the search before its end: no
+  /// budget, step bound, interruption or sampling. Then a violation's list of violated properties
+  /// is every one the search looked for to the end; otherwise it may be partial.
+  bool exhaustive = false;
   /// The program is timed (explorer/timing.hpp): the verdict is over its timed-feasible
   /// executions only (stats.timing_infeasible counts the others).
   bool timed = false;

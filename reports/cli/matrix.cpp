@@ -105,6 +105,7 @@ std::string cell_text(const ExplorationResult& r) {
     for (const auto& n : names)
       list += (list.empty() ? "" : ", ") + n;
     out += ": " + list;
+    if (!r.exhaustive) out += " (search cut: maybe more)";
   }
   return out;
 }
@@ -358,7 +359,11 @@ std::string matrix_json(const MatrixTable& t) {
       for (const auto& c : r->counterexamples)
         violated.push_back(c.invariant);
       std::sort(violated.begin(), violated.end());
-      cells.push_back({{"verdict", to_string(r->verdict)}, {"violated", violated}});
+      json cell = {{"verdict", to_string(r->verdict)}, {"violated", violated}};
+      // A violation whose search a budget, the step bound or an interruption cut: the list may
+      // be partial.
+      if (r->verdict == Verdict::kViolation && !r->exhaustive) cell["cut"] = true;
+      cells.push_back(std::move(cell));
     }
     json changes = json::object();
     for (const auto& [k, v] : row.changes)
@@ -421,7 +426,7 @@ std::string matrix_text(const MatrixTable& t) {
     std::string list;
     for (std::size_t id : ids)
       list += (list.empty() ? "" : ",") + std::to_string(id);
-    return out + " " + list;
+    return out + " " + list + (r.exhaustive ? "" : " (cut)");
   };
   std::vector<std::vector<std::string>> table;
   table.push_back({"", "policy", "change"});

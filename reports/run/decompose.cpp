@@ -64,6 +64,7 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
   std::vector<std::pair<std::string, Counterexample>> found;  // (slice owner, counterexample)
   std::map<std::string, std::size_t> explored_kind;  // kind -> index into dr.slices
   bool any_violation = false, all_complete = true;
+  bool exhaustive = true;  // every slice explored was searched to its end (or stopped by request)
   std::string strategy_name;
   for (const OwnerSlice& slice : d.slices) {
     DecomposedRun::Slice out;
@@ -104,6 +105,7 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
     if (r.verdict == Verdict::kViolation) any_violation = true;
     if (r.verdict != Verdict::kHolds) all_complete = false;
     if (r.stopped_at_first_violation) total.stopped_at_first_violation = true;
+    exhaustive = exhaustive && r.exhaustive;
     for (Counterexample& c : r.counterexamples)
       found.emplace_back(slice.owner, std::move(c));
     explored_kind.emplace(slice.kind, dr.slices.size());
@@ -126,6 +128,7 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
     total.counterexamples.push_back(std::move(v.counterexample));
   }
   total.strategy = strategy_name;
+  total.exhaustive = exhaustive;
   total.verdict = any_violation  ? Verdict::kViolation
                   : all_complete ? Verdict::kHolds
                                  : Verdict::kIncomplete;
