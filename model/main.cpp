@@ -1,6 +1,6 @@
 // The interleave executable: the generic command line (reports/cli) with the models of model/.
 #include "reports/cli/cli.hpp"
-#include "explorer/model_driver.hpp"
+#include "explorer/model_api/model_driver.hpp"
 #include "model/register.hpp"
 
 #include <unistd.h>

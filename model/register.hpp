@@ -2,7 +2,7 @@
 // register_models().
 #pragma once
 
-#include "explorer/model_driver.hpp"
+#include "explorer/model_api/model_driver.hpp"
 
 namespace interleave {
 

@@ -1,8 +1,8 @@
 // Small programs on the engine's public API shared by several test areas.
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/primitives.hpp"
 
 #include <nlohmann/json.hpp>
 

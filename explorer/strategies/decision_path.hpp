@@ -12,7 +12,7 @@
 #pragma once
 
 #include "explorer/strategies/determinism.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/strategy.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -79,7 +79,7 @@ class DecisionPath {
   /// for the next alternative (it may update the node's own fields; kNoActor: none left); a choice
   /// node takes its next value. Returns the index of the advanced node, nullopt when no node has
   /// an alternative left (the path is then empty: the search is over). The first `floor` nodes
-  /// are fixed (a search below a given prefix, explorer/split.hpp): they are never advanced nor
+  /// are fixed (a search below a given prefix, explorer/search/split.hpp): they are never advanced nor
   /// dropped.
   template <class NextActor>
   std::optional<std::size_t> backtrack(NextActor&& next_actor, std::size_t floor = 0) {

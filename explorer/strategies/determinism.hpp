@@ -3,7 +3,7 @@
 // decision_path.hpp).
 #pragma once
 
-#include "explorer/execution.hpp"
+#include "explorer/core/execution.hpp"
 
 #include <cstddef>
 #include <cstdint>

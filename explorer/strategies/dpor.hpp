@@ -51,7 +51,7 @@
 
 #include "explorer/strategies/dpor/races.hpp"
 #include "explorer/strategies/dpor/search_state.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/strategy.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -102,7 +102,7 @@ class DporStrategy final : public Strategy {
     Invariants invariants = Invariants::kOrderReads;
   };
 
-  /// A node of the search tree at a split depth (explorer/split.hpp): the decisions that lead to
+  /// A node of the search tree at a split depth (explorer/search/split.hpp): the decisions that lead to
   /// it with the sleep sets a split search computed along them. Made by a strategy that
   /// enumerate_prefixes(); a DporStrategy built with one searches the subtree below it only.
   struct Prefix {

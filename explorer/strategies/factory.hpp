@@ -10,7 +10,7 @@
 
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/pct.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/strategy.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -23,7 +23,7 @@
 namespace interleave {
 
 /// The strategy of a StrategySpec that names none: dpor, the exhaustive member of the default
-/// portfolio (explorer/portfolio.hpp), which the command line and scenarios run by default.
+/// portfolio (explorer/search/portfolio.hpp), which the command line and scenarios run by default.
 std::string default_strategy_name();
 
 /// What a strategy needs to be built: its name, the exploration's seed and execution count (for
@@ -68,12 +68,12 @@ struct StrategyDescriptor {
   StrategyReach reach = StrategyReach::kExhaustive;
   bool seeded = false;    ///< it reads StrategySpec::seed (the exploration's seed)
   bool sampling = false;  ///< it runs StrategySpec::executions executions (max_executions)
-  /// It keeps the states it explored (explorer/fingerprint.hpp) and prunes revisits: the program
+  /// It keeps the states it explored (explorer/core/fingerprint.hpp) and prunes revisits: the program
   /// must declare its state (Execution::fingerprint, Actor::declare_locals).
   bool stateful = false;
   std::vector<StrategyParameter> parameters{};
   /// The DPOR strategies: the options of the search below each prefix when the search is split
-  /// (explorer/split.hpp: threads, shards). Null for a strategy that cannot be split.
+  /// (explorer/search/split.hpp: threads, shards). Null for a strategy that cannot be split.
   std::function<DporStrategy::Options()> split{};
   /// Builds it; the spec's parameters are already checked against their ranges.
   std::function<std::unique_ptr<Strategy>(const StrategySpec&)> make{};

@@ -17,8 +17,8 @@
 // that finds nothing reports "incomplete", not "holds".
 #pragma once
 
-#include "explorer/rng.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/rng.hpp"
+#include "explorer/core/strategy.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "explorer/strategies/decision_path.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/strategy.hpp"
 
 #include <cstdint>
 

@@ -4,8 +4,8 @@
 // reports "incomplete", not "holds".
 #pragma once
 
-#include "explorer/rng.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/rng.hpp"
+#include "explorer/core/strategy.hpp"
 
 namespace interleave {
 

@@ -3,8 +3,8 @@
 // the reverse), the execution stops with a divergence that says exactly where and why.
 #pragma once
 
-#include "explorer/schedule.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/schedule.hpp"
+#include "explorer/core/strategy.hpp"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "explorer/strategies/stateful.hpp"
 
-#include "explorer/execution.hpp"
+#include "explorer/core/execution.hpp"
 #include "explorer/strategies/determinism.hpp"
 
 #include <cstdio>

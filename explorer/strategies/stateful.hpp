@@ -4,7 +4,7 @@
 // A stateless search runs one execution per interleaving (dfs) or per Mazurkiewicz trace (dpor);
 // when many traces lead to the same state (a cleaner pass that ended, a session that came and
 // went) it explores what follows that state again for each of them. This strategy remembers the
-// fingerprint of every state it explores (explorer/fingerprint.hpp, visited_states.hpp) and
+// fingerprint of every state it explores (explorer/core/fingerprint.hpp, visited_states.hpp) and
 // abandons an execution that reaches one already explored: what follows was explored then.
 //
 // The search. DFS over the decisions (decision_path.hpp), each execution replaying a prefix of the
@@ -53,7 +53,7 @@
 #include "explorer/strategies/decision_path.hpp"
 #include "explorer/strategies/dpor/dependency.hpp"
 #include "explorer/strategies/visited_states.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/strategy.hpp"
 
 #include <cstddef>
 #include <cstdint>

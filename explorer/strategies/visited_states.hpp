@@ -4,8 +4,8 @@
 // new state is stored (the search goes on without caching them: still complete, slower).
 #pragma once
 
-#include "explorer/fingerprint.hpp"
-#include "explorer/types.hpp"
+#include "explorer/core/fingerprint.hpp"
+#include "explorer/core/types.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The "lease-lock" driver: the tables of knobs and presets, the scenario section "lease_lock" read
 // from them with JsonReader (exact errors, unknown keys rejected), the catalog `interleave list`
 // shows.
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 #include "model/lease_lock/lease_lock.hpp"
 
 namespace interleave::lease_lock {

@@ -3,8 +3,8 @@
 // lease clock).
 #include "model/lease_lock/lease_lock.hpp"
 
-#include "explorer/checked.hpp"
-#include "explorer/execution.hpp"
+#include "explorer/core/checked.hpp"
+#include "explorer/core/execution.hpp"
 
 #include <algorithm>
 #include <string>

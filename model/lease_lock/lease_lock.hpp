@@ -6,8 +6,8 @@
 // program are in lease_lock.cpp, the ModelDriver driver.cpp.
 #pragma once
 
-#include "explorer/model_catalog.hpp"
-#include "explorer/model_driver.hpp"
+#include "explorer/model_api/model_catalog.hpp"
+#include "explorer/model_api/model_driver.hpp"
 
 #include <memory>
 #include <string>
@@ -25,7 +25,7 @@ struct Config {
   bool plain_delete = false;  ///< release is DEL, not compare-and-delete
 };
 
-/// The knobs of the section "lease_lock" (engine type: explorer/model_catalog.hpp): the parser,
+/// The knobs of the section "lease_lock" (engine type: explorer/model_api/model_catalog.hpp): the parser,
 /// `list` and the schema test derive from the table (driver.cpp).
 const std::vector<Knob>& knobs();
 /// The presets: named designs of the locking scheme (the knobs fencing_tokens,
@@ -53,7 +53,7 @@ inline constexpr Fact kStaleWriteAfterNewerWrite{
 inline constexpr Fact kProperties[] = {kStaleWriteOverwroteNewer, kReleasedAnotherClientsLock};
 inline constexpr Fact kCoverageGoals[] = {kTwoClientsHoldTheLock, kStaleWriteAfterNewerWrite};
 
-/// The lines the services log (explorer/log_pattern.hpp), the one table their notes are rendered
+/// The lines the services log (explorer/evidence/log_pattern.hpp), the one table their notes are rendered
 /// from: the lock service's grant and expiry, the storage's write and rejection. Hypothetical, as
 /// the model is: it follows a figure, not a program's source, so the loggers are the model's
 /// services and the lines their steps' order.

@@ -4,7 +4,7 @@
 // Actor::step(Label, std::span<const Access>).
 #pragma once
 
-#include "explorer/types.hpp"
+#include "explorer/core/types.hpp"
 
 #include <cstdint>
 #include <stdexcept>

@@ -6,8 +6,8 @@
 // operation does not show; the leader's operations keep theirs in a struct of the caller's.
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/fingerprint.hpp"
 #include "model/starrocks/world.hpp"
 
 #include <cstddef>

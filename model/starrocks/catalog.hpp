@@ -6,8 +6,8 @@
 // table ever created keeps its TableInfo (name, session) for the descriptions.
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 
 #include <cstddef>
@@ -39,7 +39,7 @@ struct TableInfo {
   std::size_t own_e2a_step = 0;  // step of this table's own E2a (later than e2a_step for a
                                  // session's later tables: createTime stays the first's)
 
-  /// The state fingerprint's part (explorer/fingerprint.hpp). The E2a steps are history: only
+  /// The state fingerprint's part (explorer/core/fingerprint.hpp). The E2a steps are history: only
   /// their order against a running cleaner pass's C1 matters (a coverage goal of D2), which the
   /// cleaner's locals write (World::write_created_after).
   void fingerprint(StateHasher& h) const { h << id << name << session << key << drop_infos; }

@@ -3,7 +3,7 @@
 // scenario.hpp; the properties and coverage goals it can report are in properties.hpp.
 #pragma once
 
-#include "explorer/timing.hpp"
+#include "explorer/time/timing.hpp"
 #include "model/starrocks/durations.hpp"
 #include "model/starrocks/policy.hpp"
 #include "model/starrocks/properties.hpp"

@@ -1,4 +1,4 @@
-// The owner decomposition of the StarRocks world (explorer/decomposition.hpp): its owners are the
+// The owner decomposition of the StarRocks world (explorer/search/decomposition.hpp): its owners are the
 // TaskRuns and the client sessions of the config; the slice of an owner is the config with that
 // owner alone (the cluster, the cleaner and the policy unchanged, the owner's name kept). The
 // argument that makes it sound, with every coupling between owners, is docs/model.md, "Owner
@@ -6,7 +6,7 @@
 // (create_time_clock = session_frontend) is refused, never decomposed.
 #pragma once
 
-#include "explorer/decomposition.hpp"
+#include "explorer/search/decomposition.hpp"
 #include "model/starrocks/config.hpp"
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // "starrocks-temp-tables", owning the scenario sections "cluster", "actors" and "policy".
 #pragma once
 
-#include "explorer/model_driver.hpp"
+#include "explorer/model_api/model_driver.hpp"
 
 #include <memory>
 

@@ -2,10 +2,10 @@
 // work, how long it lasts by default and what that rests on: a StarRocks source, a workload
 // parameter the scenario sets, or a hypothesis (an order of magnitude read in no source). A
 // scenario with a "timing" section runs timed: every actor gives these durations
-// (explorer/timing.hpp). Without one no actor gives any, and every verdict is the untimed one.
+// (explorer/time/timing.hpp). Without one no actor gives any, and every verdict is the untimed one.
 #pragma once
 
-#include "explorer/timing.hpp"
+#include "explorer/time/timing.hpp"
 
 #include <cstdint>
 #include <span>

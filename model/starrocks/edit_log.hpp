@@ -7,8 +7,8 @@
 // an append of a follower client's entry is declared on that follower's J[f].
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/config.hpp"
 

@@ -4,8 +4,8 @@
 // logical clock"). Promises: a clock changes only by tick(), at a step declaring update_clock().
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/config.hpp"
 

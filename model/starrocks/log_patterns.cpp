@@ -4,7 +4,7 @@
 // "The model's patterns").
 #include "model/starrocks/log_patterns.hpp"
 
-#include "explorer/execution.hpp"
+#include "explorer/core/execution.hpp"
 
 #include <cstdint>
 

@@ -1,12 +1,12 @@
 // The lines StarRocks logs at the model's steps: ONE table (log_patterns.cpp) of messages as
-// StarRocks formats them, with typed holes (explorer/log_pattern.hpp), the level, the logger (the
+// StarRocks formats them, with typed holes (explorer/evidence/log_pattern.hpp), the level, the logger (the
 // FE class or the CN source file), the method and line the log prints and the StarRocks source
 // the text was read at. A step that StarRocks logs notes the line by rendering its pattern
 // (log_line), so the trace's note and the pattern a log search looks for cannot drift apart;
 // `interleave show --format log` finds the lines again in the notes (explorer's logged_lines).
 #pragma once
 
-#include "explorer/log_pattern.hpp"
+#include "explorer/evidence/log_pattern.hpp"
 
 #include <string>
 #include <string_view>

@@ -5,7 +5,7 @@
 // client) until its E7, the next attempt's E1, K, or U4a.
 #pragma once
 
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/fingerprint.hpp"
 
 #include <cstdint>
 #include <map>

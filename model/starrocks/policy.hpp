@@ -6,7 +6,7 @@
 // Every default is the StarRocks 4.1.1 behaviour, cited in docs/model.md ("Sources").
 #pragma once
 
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -4,8 +4,8 @@
 // docs/model.md ("Actors, steps and objects"). Written only on the engine's public API.
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/model_driver.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/model_api/model_driver.hpp"
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/spawn_plan.hpp"
 

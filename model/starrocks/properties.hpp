@@ -5,8 +5,8 @@
 // tests/model/test_tables.cpp) derive from it.
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/fingerprint.hpp"
 
 #include <nlohmann/json.hpp>
 

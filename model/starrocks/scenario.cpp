@@ -3,7 +3,7 @@
 // catalog.
 #include "model/starrocks/scenario.hpp"
 
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 #include "model/starrocks/spawn_plan.hpp"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 // (policy.hpp).
 #pragma once
 
-#include "explorer/model_catalog.hpp"
+#include "explorer/model_api/model_catalog.hpp"
 #include "model/starrocks/config.hpp"
 
 #include <nlohmann/json.hpp>
@@ -19,7 +19,7 @@ namespace interleave::model {
 /// the CLI's and are ignored here). Throws InputError naming `file` and the JSON path.
 WorldConfig parse_world(const nlohmann::json& scenario, const std::string& file);
 
-/// The model's catalog (explorer/model_catalog.hpp): the knobs of "policy", the presets, the
+/// The model's catalog (explorer/model_api/model_catalog.hpp): the knobs of "policy", the presets, the
 /// properties and goals, and the timing keys and durations `list` shows besides.
 ModelCatalog model_catalog();
 

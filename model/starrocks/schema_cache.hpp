@@ -3,8 +3,8 @@
 // changes only at a step declaring update_entry() of it; a cached schema stays cached.
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/config.hpp"
 

@@ -9,8 +9,8 @@
 // declaring update_tables().
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/fe_clocks.hpp"
 

@@ -167,7 +167,7 @@ void World::setup() {
                        "cleaned";
               return std::nullopt;
             }}});
-  // Timed: the windows every timed verdict reports (explorer/timing.hpp), over its violating
+  // Timed: the windows every timed verdict reports (explorer/time/timing.hpp), over its violating
   // executions: the dispatcher's start-then-register window and the cleaner's, which the proposed
   // fix needs to overlap (S2a..S3 against C1..C3).
   if (cfg.timing.on) {

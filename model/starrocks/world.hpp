@@ -7,8 +7,8 @@
 // object holding it (the ghost bookkeeping of owners is observed through declared reads).
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/fingerprint.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/fingerprint.hpp"
 #include "model/starrocks/accesses.hpp"
 #include "model/starrocks/catalog.hpp"
 #include "model/starrocks/config.hpp"
@@ -66,7 +66,7 @@ struct World {
     if (cfg.timing.on) a.lasts_by_default(work_fact(w).duration);
   }
 
-  /// The state fingerprint's shared part (explorer/fingerprint.hpp), registered by setup(): the
+  /// The state fingerprint's shared part (explorer/core/fingerprint.hpp), registered by setup(): the
   /// components, the ghost bookkeeping and the world's fields that decide what follows. Left
   /// out, as history: next_txn (descriptions only) and sweep_start (a step index, only in
   /// messages); the actor ids (clients, sync_callers, dispatcher) are fixed by the set-up.

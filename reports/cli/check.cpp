@@ -1,12 +1,12 @@
 // `interleave check SCENARIO...`: explore each scenario, print its verdict, write counterexamples.
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/run/errors.hpp"
 #include "reports/cli/interrupt.hpp"
 #include "reports/cli/progress.hpp"
 #include "reports/cli/text.hpp"
 
-#include "explorer/split.hpp"
+#include "explorer/search/split.hpp"
 #include "explorer/strategies/factory.hpp"
 
 #include <algorithm>
@@ -17,6 +17,8 @@
 #include <limits>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 

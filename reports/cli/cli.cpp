@@ -3,9 +3,9 @@
 #include "reports/cli/commands.hpp"
 #include "reports/run/errors.hpp"
 #include "reports/cli/interrupt.hpp"
-#include "explorer/execution.hpp"
-#include "explorer/json_reader.hpp"
-#include "explorer/schedule.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/json_reader.hpp"
+#include "explorer/core/schedule.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +14,8 @@
 #include <optional>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 

@@ -7,7 +7,7 @@
 //                                   std::cout, std::cerr);
 #pragma once
 
-#include "explorer/model_driver.hpp"
+#include "explorer/model_api/model_driver.hpp"
 
 #include <ostream>
 #include <string>

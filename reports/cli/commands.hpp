@@ -2,14 +2,14 @@
 // and a function that runs it. cli.cpp wires them; a new subcommand adds one more pair.
 #pragma once
 
-#include "explorer/estimate.hpp"
+#include "explorer/search/estimate.hpp"
 #include "reports/cli/cli.hpp"
 #include "reports/cli/exploration_options.hpp"
 #include "reports/cli/progress.hpp"
 #include "reports/run/replay_input.hpp"
 #include "reports/run/run.hpp"
 #include "reports/run/search_estimate.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -21,6 +21,14 @@
 #include <vector>
 
 namespace interleave::cli {
+
+// The run layer's types this header speaks of.
+using run::ExplorationOverrides;
+using run::ExplorationSettings;
+using run::RunContext;
+using run::Scenario;
+using run::ScenarioRun;
+
 
 struct Context {
   const ModelRegistry& models;

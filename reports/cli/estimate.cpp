@@ -1,7 +1,7 @@
 // `interleave estimate SCENARIO...`: how many executions the scenario's search would run, by
-// Knuth's estimator (explorer/estimate.hpp), without searching. Also the estimate behind the
+// Knuth's estimator (explorer/search/estimate.hpp), without searching. Also the estimate behind the
 // progress line's total and ETA (progress_estimator).
-#include "explorer/estimate.hpp"
+#include "explorer/search/estimate.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/run/errors.hpp"
 #include "reports/cli/interrupt.hpp"
@@ -9,6 +9,8 @@
 #include <cstdio>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 

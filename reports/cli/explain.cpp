@@ -1,5 +1,5 @@
 // `interleave explain SCENARIO LOG...`: whether the scenario's program can produce an incident's
-// logs, and how (explorer/explain.hpp says what explaining means; the run layer's
+// logs, and how (explorer/evidence/explain.hpp says what explaining means; the run layer's
 // reports/run/explanation.hpp loads, searches and writes the trace). Explained: the first
 // explanation step by step, each step marked with the log line it produced or as inferred; the
 // number of distinct explanations; the steps found between the same two lines in every
@@ -23,6 +23,8 @@
 #include <cmath>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 

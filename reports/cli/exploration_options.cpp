@@ -1,11 +1,13 @@
 #include "reports/cli/exploration_options.hpp"
 
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 
 #include <algorithm>
 #include <string>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 void add_exploration_options(CLI::App& c, ExplorationOverrides& o) {
   std::string names;

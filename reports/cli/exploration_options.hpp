@@ -8,6 +8,10 @@
 
 namespace interleave::cli {
 
+// The run layer's types this header speaks of.
+using run::ExplorationOverrides;
+
+
 /// Declares one option per key of the table on `command` (--strategy NAME, --seed N, ...), each
 /// writing `overrides` when given.
 void add_exploration_options(CLI::App& command, ExplorationOverrides& overrides);

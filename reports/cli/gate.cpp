@@ -8,8 +8,8 @@
 #include "reports/run/errors.hpp"
 #include "reports/run/expectation.hpp"
 #include "reports/cli/interrupt.hpp"
-#include "reports/formats.hpp"
-#include "reports/gate_report.hpp"
+#include "reports/render/formats.hpp"
+#include "reports/gate/gate_report.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -21,6 +21,8 @@
 #include <string_view>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 
@@ -384,7 +386,7 @@ void print_summary(const reports::GateReport& report, const SummaryRows& rows,
           << std::flush;
 }
 
-// The reports, in formats of the table of reports/formats.hpp.
+// The reports, in formats of the table of reports/render/formats.hpp.
 void write_reports(const reports::GateReport& report, const GateArgs& args) {
   if (!args.junit.empty())
     write_file_atomically(args.junit, reports::gate_format("junit").render(report));

@@ -2,17 +2,19 @@
 // each ModelDriver's catalog describes them, and the lines their steps log, their
 // log_patterns()), the strategies (from the strategy registry,
 // explorer/strategies/factory.hpp; with --json, each one's summary and parameters too) and the
-// output formats (reports/formats.hpp).
-#include "explorer/log_pattern.hpp"
-#include "explorer/model_driver.hpp"
+// output formats (reports/render/formats.hpp).
+#include "explorer/evidence/log_pattern.hpp"
+#include "explorer/model_api/model_driver.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "reports/cli/commands.hpp"
-#include "reports/formats.hpp"
+#include "reports/render/formats.hpp"
 
 #include <algorithm>
 #include <array>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 
@@ -110,7 +112,7 @@ std::string catalog_text(const ModelCatalog& c) {
   return out;
 }
 
-// The output formats (reports/formats.hpp): what each shows, which command writes it, its file
+// The output formats (reports/render/formats.hpp): what each shows, which command writes it, its file
 // extension.
 nlohmann::json formats_json() {
   nlohmann::json formats = nlohmann::json::array();
@@ -192,7 +194,7 @@ nlohmann::json strategy_catalog() {
   return all;
 }
 
-// The portfolio's members as `list --json` shows them (explorer/portfolio.hpp).
+// The portfolio's members as `list --json` shows them (explorer/search/portfolio.hpp).
 nlohmann::json portfolio_catalog() {
   nlohmann::json members = nlohmann::json::array();
   for (const PortfolioMember& m : default_portfolio())

@@ -17,12 +17,14 @@
 #include "reports/cli/commands.hpp"
 #include "reports/run/errors.hpp"
 #include "reports/run/scenario_overrides.hpp"
-#include "reports/text_util.hpp"
+#include "reports/render/text_util.hpp"
 
 #include <algorithm>
 #include <map>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 std::vector<std::string> split_vary_values(const std::string& text) {
   std::vector<std::string> out;

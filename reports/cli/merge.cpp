@@ -6,7 +6,7 @@
 // counterexample of each property in prefix order kept (the one a single split search reports).
 // The verdict is honest: violation if a shard found one; holds only if every shard is there and
 // searched its part to the end; otherwise incomplete, naming the missing and the incomplete shards.
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/run/errors.hpp"
 
@@ -16,6 +16,8 @@
 #include <set>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 
@@ -128,7 +130,7 @@ struct Combined {
   Stats stats;
   std::map<std::string, std::uint64_t> coverage;
   struct Found {
-    std::vector<std::uint64_t> prefix;  // compared in commit order (explorer/split.hpp)
+    std::vector<std::uint64_t> prefix;  // compared in commit order (explorer/search/split.hpp)
     json counterexample;
   };
   std::map<std::string, Found> found;  // by property: the first in prefix order

@@ -1,11 +1,11 @@
 // The progress of a long search on stderr: executions, rate, the deepest execution, violations
 // so far, and (once the search has run a while) the estimated total with an ETA, from Knuth's
-// estimator (explorer/estimate.hpp). On a terminal the line is redrawn in place at most five
+// estimator (explorer/search/estimate.hpp). On a terminal the line is redrawn in place at most five
 // times a second and erased when the scenario is done; otherwise (a CI log) one line is printed
 // every 10 s, the first after 10 s, so a short run prints nothing. Wall time appears only here.
 #pragma once
 
-#include "explorer/stats.hpp"
+#include "explorer/search/stats.hpp"
 
 #include <chrono>
 #include <functional>

@@ -3,11 +3,13 @@
 // from the trace (a changed scenario or model).
 #include "reports/cli/commands.hpp"
 #include "reports/cli/text.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 
 #include <algorithm>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 

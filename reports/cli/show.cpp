@@ -1,13 +1,15 @@
 // `interleave show TRACE --format F`: render a counterexample trace.
 #include "reports/cli/commands.hpp"
 #include "reports/cli/text.hpp"
-#include "reports/formats.hpp"
-#include "reports/render_log.hpp"
-#include "reports/trace.hpp"
+#include "reports/render/formats.hpp"
+#include "reports/render/render_log.hpp"
+#include "reports/trace/trace.hpp"
 
 #include <algorithm>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 constexpr std::string_view kLogFormat = "log";
@@ -21,7 +23,7 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
   std::vector<std::string> names = reports::trace_format_names();
   a.format = names.front();
   // `log` renders with the model's log patterns, which only the command knows (not a report
-  // format of reports/formats.hpp, whose renderers see the trace alone).
+  // format of reports/render/formats.hpp, whose renderers see the trace alone).
   names.push_back(std::string(kLogFormat));
   std::size_t width = kLogFormat.size();
   for (const auto& f : reports::trace_formats())

@@ -1,5 +1,5 @@
 // `interleave simulate SCENARIO`: how often the scenario's properties fail when its durations are
-// drawn from their laws and its actors run in time order (explorer/simulate.hpp; the run layer's
+// drawn from their laws and its actors run in time order (explorer/search/simulate.hpp; the run layer's
 // reports/run/simulation.hpp loads and runs it). Per property:
 // the runs that violated it and the probability per run with its 95 % Wilson interval, and a rate
 // per hour and per year when the scenario gives how many runs an hour arise. `--vary PATH=A,B,...`
@@ -8,14 +8,14 @@
 // timed scenario says whether a failure is possible at all.
 //
 // Exit codes: 0 the runs ran, 2 bad input, 3 interrupted (the summary of the runs that ended).
-#include "explorer/simulate.hpp"
+#include "explorer/search/simulate.hpp"
 #include "reports/cli/commands.hpp"
 #include "reports/cli/interrupt.hpp"
 #include "reports/cli/progress.hpp"
 #include "reports/run/errors.hpp"
 #include "reports/run/scenario_overrides.hpp"
 #include "reports/run/simulation.hpp"
-#include "reports/text_util.hpp"
+#include "reports/render/text_util.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +25,8 @@
 #include <sstream>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 namespace {
 

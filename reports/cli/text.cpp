@@ -1,14 +1,16 @@
 #include "reports/cli/text.hpp"
 
-#include "reports/causal_slice.hpp"
-#include "reports/text_util.hpp"
-#include "reports/trace_view.hpp"
+#include "reports/analysis/causal_slice.hpp"
+#include "reports/render/text_util.hpp"
+#include "reports/trace/trace_view.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 
 namespace interleave::cli {
+
+using namespace interleave::run;  // the run layer this command drives
 
 using reports::Wording;
 

@@ -1,12 +1,12 @@
 // Plain-text and JSON summaries shared by the subcommands (check, replay). Deterministic: no wall
 // time in anything printed on stdout. The words for a counterexample and its steps, and its JSON
-// shape, come from reports/trace.hpp (Wording::kConsole); this file only lays them out.
+// shape, come from reports/trace/trace.hpp (Wording::kConsole); this file only lays them out.
 #pragma once
 
 #include "reports/run/run.hpp"
 #include "reports/run/scenario.hpp"
-#include "reports/trace.hpp"
-#include "explorer/explorer.hpp"
+#include "reports/trace/trace.hpp"
+#include "explorer/search/explorer.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -16,13 +16,19 @@
 
 namespace interleave::cli {
 
+// The run layer's types this header speaks of.
+using run::DecomposedRun;
+using run::Scenario;
+using run::ScenarioRun;
+
+
 /// The steps as aligned lines ("<indent>#3  B  W  write counter = 1"), the step at index
 /// `marked` (if any) followed by "  <-- " + mark.
 std::string format_steps(const std::vector<TraceStep>& steps, const std::string& indent,
                          std::optional<std::size_t> marked = std::nullopt,
                          const std::string& mark = "violation");
 /// A counterexample as `check` prints it: the violation, the race (or that none was found), the
-/// steps of its causal slice (reports/causal_slice.hpp; every step when `full`), the violating step
+/// steps of its causal slice (reports/analysis/causal_slice.hpp; every step when `full`), the violating step
 /// and the race's steps marked, then one line per actor for the steps not involved.
 std::string format_counterexample(const reports::TraceDocument& doc, const std::string& indent,
                                   bool full = false);
@@ -45,7 +51,7 @@ std::string format_decomposition(const ExplorationResult& r, const DecomposedRun
                                  const std::string& indent);
 std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool quiet);
 /// The machine-readable summary of one scenario (`check --json`); stats include wall time. Each of
-/// its "counterexamples" is the counterexample's one JSON shape (reports/trace.hpp) plus "trace",
+/// its "counterexamples" is the counterexample's one JSON shape (reports/trace/trace.hpp) plus "trace",
 /// the path of its trace file.
 nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run);
 

@@ -3,6 +3,8 @@
 
 namespace interleave::cli {
 
+using namespace interleave::run;  // the run layer this command drives
+
 CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
   CLI::App* c = app.add_subcommand(
       "validate", "Check scenario files (envelope, model sections, expectation) without exploring");

@@ -1,15 +1,15 @@
 // A scenario explored by owners (ExplorationSettings::decompose): the model's decomposition
-// (explorer/decomposition.hpp), one exploration per distinct owner kind, one combined verdict,
+// (explorer/search/decomposition.hpp), one exploration per distinct owner kind, one combined verdict,
 // and every slice counterexample lifted to the scenario before it is written.
-#include "explorer/input_error.hpp"
+#include "explorer/core/input_error.hpp"
 #include "reports/run/run.hpp"
-#include "reports/render.hpp"
+#include "reports/render/render.hpp"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 OwnerDecomposition decomposition_of(const Scenario& scenario) {
   if (!scenario.decompose)
@@ -178,4 +178,4 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
   return run;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

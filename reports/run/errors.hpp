@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 /// A wrong option or argument, e.g. "--out: 'x' exists and is not a directory".
 class UsageError : public std::runtime_error {
@@ -19,4 +19,4 @@ class OutputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

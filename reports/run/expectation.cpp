@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 namespace {
 
@@ -95,4 +95,4 @@ ExpectationCheck check_expectation(const std::optional<Expectation>& expected,
   return check;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

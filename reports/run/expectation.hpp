@@ -3,13 +3,13 @@
 #pragma once
 
 #include "reports/run/scenario.hpp"
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 struct ExpectationCheck {
   bool met = false;
@@ -31,4 +31,4 @@ std::string describe_outcome(const ExplorationResult& actual);
 ExpectationCheck check_expectation(const std::optional<Expectation>& expected,
                                    const ExplorationResult& actual);
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -1,6 +1,6 @@
 #include "reports/run/explanation.hpp"
 
-#include "reports/render.hpp"
+#include "reports/render/render.hpp"
 #include "reports/run/errors.hpp"
 #include "reports/run/exploration.hpp"
 #include "reports/run/output_files.hpp"
@@ -9,7 +9,7 @@
 
 #include <map>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 namespace {
 
@@ -319,4 +319,4 @@ nlohmann::json to_json(const ExplanationPlan& plan, const ExplanationRun& run) {
   return out;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

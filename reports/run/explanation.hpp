@@ -1,12 +1,12 @@
-// An incident's explanation (explorer/explain.hpp) in the run layer: the scenario loaded (under
+// An incident's explanation (explorer/evidence/explain.hpp) in the run layer: the scenario loaded (under
 // a preset and --set keys), the logs read and checked before any search, the search run, and the
 // first explanation written as a trace file that `interleave replay` accepts when it violates a
 // property. `interleave explain` adds the text (reports/cli/explain.cpp).
 #pragma once
 
-#include "explorer/explain.hpp"
+#include "explorer/evidence/explain.hpp"
 #include "reports/run/scenario.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 /// What is to be explained: the scenario, the model's patterns and the incident.
 struct ExplanationPlan {
@@ -89,4 +89,4 @@ ExplanationRun run_explanation(const ExplanationPlan& plan, ExplainOptions optio
 /// related; the records no pattern matched), and the search's answer.
 nlohmann::json to_json(const ExplanationPlan& plan, const ExplanationRun& run);
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <variant>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 using nlohmann::json;
 
@@ -506,4 +506,4 @@ std::string portfolio_markdown() {
   return out;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

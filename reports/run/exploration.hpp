@@ -6,10 +6,10 @@
 // docs tables with no other change. See docs/scenario-format.md and docs/cli.md.
 #pragma once
 
-#include "explorer/explorer.hpp"
-#include "explorer/json_reader.hpp"
-#include "explorer/portfolio.hpp"
-#include "explorer/split.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/json_reader.hpp"
+#include "explorer/search/portfolio.hpp"
+#include "explorer/search/split.hpp"
 #include "explorer/strategies/factory.hpp"
 
 #include <nlohmann/json.hpp>
@@ -24,12 +24,12 @@
 #include <variant>
 #include <vector>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 /// How to explore: the scenario's "exploration" section, possibly overridden on the command line.
 /// The same keys are recorded as "options" in every counterexample trace.
 struct ExplorationSettings {
-  /// "portfolio" (the default: the bug finders beside DPOR, explorer/portfolio.hpp) or one of
+  /// "portfolio" (the default: the bug finders beside DPOR, explorer/search/portfolio.hpp) or one of
   /// strategy_names(), which then runs alone.
   std::string strategy = std::string(kPortfolioName);
   std::uint64_t seed = 0;                          ///< seed of the seeded strategies (random, pct)
@@ -41,11 +41,11 @@ struct ExplorationSettings {
   bool all_violations = false;  ///< keep exploring: one counterexample per violated invariant
   /// Minimise each counterexample (fewest preemptions, then fewest steps) before reporting it.
   bool minimize = ExploreOptions{}.minimize;
-  /// Explore one slice per owner kind instead of the whole program (explorer/decomposition.hpp;
+  /// Explore one slice per owner kind instead of the whole program (explorer/search/decomposition.hpp;
   /// the model must declare owners) and combine their verdicts.
   bool decompose = false;
   /// Split a DPOR search at this depth (steps) into prefixes searched independently, by --jobs
-  /// threads or --shard processes (explorer/split.hpp); 0: one search. The result depends on it,
+  /// threads or --shard processes (explorer/search/split.hpp); 0: one search. The result depends on it,
   /// never on the number of threads or shards.
   std::uint64_t split_depth = 0;
   /// In a split search, a prefix's search shares part of its subtree every this many executions
@@ -153,4 +153,4 @@ std::string strategies_markdown();
 /// The Markdown table of the portfolio's members in docs/strategies.md.
 std::string portfolio_markdown();
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

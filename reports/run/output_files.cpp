@@ -12,7 +12,7 @@
 #include <limits>
 #include <string>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 namespace fs = std::filesystem;
 
@@ -203,4 +203,4 @@ void check_output_file(std::string_view option, const fs::path& file) {
   check_creatable(opt, file, file.parent_path());
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

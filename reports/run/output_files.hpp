@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 /// Writes `content` to `path` atomically: the bytes go to a file with no name (O_TMPFILE) in the
 /// same directory, flushed to disk, which is then named ".NAME.interleave-tmp-PID-N" and renamed
@@ -44,4 +44,4 @@ std::size_t remove_stale_temporaries(const std::filesystem::path& dir);
 /// ".interleave-tmp-" + PID + "-" + N): the pattern remove_stale_temporaries matches.
 std::string temporary_name(const std::filesystem::path& target, long pid, unsigned long n);
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

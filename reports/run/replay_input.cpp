@@ -1,9 +1,9 @@
 #include "reports/run/replay_input.hpp"
 
-#include "explorer/input_error.hpp"
-#include "explorer/json_reader.hpp"
+#include "explorer/core/input_error.hpp"
+#include "explorer/core/json_reader.hpp"
 
-namespace interleave::cli {
+namespace interleave::run {
 
 namespace {
 
@@ -33,4 +33,4 @@ ReplayInput read_replay_input(const std::string& trace, const std::string& scena
   return replay_input(reports::read_trace_file(trace), trace, scenario_file, models);
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

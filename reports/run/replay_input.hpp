@@ -2,14 +2,14 @@
 // and the exploration options it records, all validated (`replay` and `show` read traces so).
 #pragma once
 
-#include "explorer/model_driver.hpp"
+#include "explorer/model_api/model_driver.hpp"
 #include "reports/run/exploration.hpp"
 #include "reports/run/scenario.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 
 #include <string>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 /// A trace read and validated as `replay` uses it: the document, the scenario it replays against
 /// (the one embedded in the trace, or the file `scenario_file`) and the exploration options it
@@ -25,4 +25,4 @@ ReplayInput read_replay_input(const std::string& trace, const std::string& scena
 ReplayInput replay_input(reports::TraceDocument doc, const std::string& trace,
                          const std::string& scenario_file, const ModelRegistry& models);
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

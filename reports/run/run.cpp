@@ -1,15 +1,15 @@
 #include "reports/run/run.hpp"
 
-#include "explorer/portfolio.hpp"
-#include "explorer/split.hpp"
+#include "explorer/search/portfolio.hpp"
+#include "explorer/search/split.hpp"
 #include "reports/run/errors.hpp"
-#include "reports/counterfactual.hpp"
-#include "reports/render.hpp"
+#include "reports/analysis/counterfactual.hpp"
+#include "reports/render/render.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 namespace {
 
@@ -201,4 +201,4 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
   return run;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -2,11 +2,11 @@
 // the exploration, and each counterexample written as a trace file the moment it is found.
 #pragma once
 
-#include "explorer/explorer.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/strategy.hpp"
 #include "reports/run/output_files.hpp"  // write_file_atomically
 #include "reports/run/scenario.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
-namespace interleave::cli {
+namespace interleave::run {
 
-/// A share of a split search (explorer/split.hpp): shard `index` (0-based) of `count`.
+/// A share of a split search (explorer/search/split.hpp): shard `index` (0-based) of `count`.
 struct Shard {
   std::size_t index = 0;
   std::size_t count = 1;
@@ -42,7 +42,7 @@ struct RunPlan {
 RunPlan plan_run(const Scenario& scenario, const ExplorationOverrides& overrides,
                  const Shard& shard, unsigned split_jobs);
 /// When plan.choose_depth: sets plan.settings.split_depth to the smallest depth at which the
-/// scenario's program has enough prefixes (explorer/split.hpp: choose_split_depth); the output
+/// scenario's program has enough prefixes (explorer/search/split.hpp: choose_split_depth); the output
 /// records it.
 void settle_split_depth(const Scenario& scenario, RunPlan& plan, const std::atomic<bool>* stop);
 
@@ -65,7 +65,7 @@ struct RunContext {
   bool check_accesses = false;
 };
 
-/// How a split search went (explorer/split.hpp).
+/// How a split search went (explorer/search/split.hpp).
 struct SplitRun {
   std::size_t depth = 0;
   std::size_t shard_index = 0, shard_count = 1;
@@ -75,7 +75,7 @@ struct SplitRun {
   /// What the search below the prefixes covered (e.g. "... one execution per Mazurkiewicz trace
   /// (optimal DPOR), split at depth 8 into 40 prefixes"), the verdict's detail when it holds.
   std::string coverage;
-  /// Per counterexample: the prefix it was found below (explorer/split.hpp: SplitResult).
+  /// Per counterexample: the prefix it was found below (explorer/search/split.hpp: SplitResult).
   std::vector<std::vector<std::uint32_t>> counterexample_prefix;
   std::size_t split_off_prefixes = 0;  ///< split off large prefixes while they ran
   /// With several shards: each prefix's shard (0-based) and each shard's estimated share.
@@ -112,7 +112,7 @@ struct DecomposedRun {
   std::vector<Unlifted> unlifted;
 };
 
-/// How a portfolio search went (explorer/portfolio.hpp).
+/// How a portfolio search went (explorer/search/portfolio.hpp).
 struct PortfolioRun {
   struct Member {
     std::string label;
@@ -170,7 +170,7 @@ OwnerDecomposition decomposition_of(const Scenario& scenario);
 /// and the model refuses it for this scenario; nothing otherwise. Before any work.
 void check_decomposable(const Scenario& scenario, const ExplorationSettings& settings);
 
-/// The self-contained trace document of one counterexample, explained (reports/counterfactual.hpp:
+/// The self-contained trace document of one counterexample, explained (reports/analysis/counterfactual.hpp:
 /// the steps not involved and the race, by what-if runs of the scenario's program).
 reports::TraceDocument make_trace_document(const Scenario& scenario,
                                            const ExplorationSettings& settings,
@@ -185,4 +185,4 @@ std::string slug(std::string_view text);
 std::string trace_file_name(const std::string& scenario_name, const std::string& invariant,
                             const std::vector<std::string>& taken);
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -6,7 +6,7 @@
 #include <optional>
 #include <set>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 using nlohmann::json;
 
@@ -302,4 +302,4 @@ std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
   return scenarios;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

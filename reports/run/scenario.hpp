@@ -3,11 +3,11 @@
 // against what the instantiated model can report. See docs/scenario-format.md.
 #pragma once
 
-#include "explorer/explain.hpp"
+#include "explorer/evidence/explain.hpp"
 
-#include "explorer/explorer.hpp"
-#include "explorer/json_reader.hpp"
-#include "explorer/model_driver.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/json_reader.hpp"
+#include "explorer/model_api/model_driver.hpp"
 #include "reports/run/exploration.hpp"
 #include "reports/run/scenario_overrides.hpp"
 
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 /// What a scenario expects of its exploration (the gate compares it with the result).
 struct Expectation {
@@ -56,7 +56,7 @@ struct Scenario {
   /// The command-line options that edited the document (ScenarioOverride::text), in order;
   /// `document` is the edited one.
   std::vector<std::string> overrides;
-  /// "incidents": logs the program must explain or must not (explorer/explain.hpp).
+  /// "incidents": logs the program must explain or must not (explorer/evidence/explain.hpp).
   std::vector<IncidentSpec> incidents;
 };
 
@@ -84,4 +84,4 @@ std::vector<Scenario> load_scenarios(const std::vector<std::string>& paths,
                                      const ModelRegistry& models,
                                      const std::vector<ScenarioOverride>& overrides = {});
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -1,11 +1,11 @@
 #include "reports/run/scenario_overrides.hpp"
 
-#include "explorer/input_error.hpp"
+#include "explorer/core/input_error.hpp"
 #include "reports/run/errors.hpp"
 
 #include <algorithm>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 namespace {
 
@@ -119,4 +119,4 @@ nlohmann::json apply_scenario_overrides(nlohmann::json document,
   return document;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -13,14 +13,14 @@
 //          its other keys stay. A model without presets refuses it.
 #pragma once
 
-#include "explorer/model_catalog.hpp"
+#include "explorer/model_api/model_catalog.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 struct ScenarioOverride {
   std::string text;               ///< as given: "--preset NAME" or "--set PATH=VALUE"
@@ -50,4 +50,4 @@ nlohmann::json apply_scenario_overrides(nlohmann::json document,
 /// The JSON pointer of an override's path ("/policy/liveness").
 std::string json_pointer(const ScenarioOverride& o);
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -2,7 +2,7 @@
 
 #include "explorer/strategies/factory.hpp"
 
-namespace interleave::cli {
+namespace interleave::run {
 
 SearchEstimate estimate_search(const Scenario& scenario, const ExplorationSettings& settings,
                                std::uint64_t probes, std::uint64_t seed,
@@ -38,4 +38,4 @@ SearchEstimate estimate_search(const Scenario& scenario, const ExplorationSettin
   return e;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

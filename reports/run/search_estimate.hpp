@@ -1,9 +1,9 @@
 // What a scenario's search would run, without searching: Knuth's estimate of its tree
-// (explorer/estimate.hpp) for the systematic strategies, the execution count of a sampling one.
+// (explorer/search/estimate.hpp) for the systematic strategies, the execution count of a sampling one.
 // What `interleave estimate` prints and the progress line's total and ETA.
 #pragma once
 
-#include "explorer/estimate.hpp"
+#include "explorer/search/estimate.hpp"
 #include "reports/run/exploration.hpp"
 #include "reports/run/scenario.hpp"
 
@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 /// What a scenario's search is expected to run.
 struct SearchEstimate {
@@ -32,4 +32,4 @@ SearchEstimate estimate_search(const Scenario& scenario, const ExplorationSettin
                                std::uint64_t probes, std::uint64_t seed,
                                const std::atomic<bool>* stop);
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -2,7 +2,7 @@
 
 #include <set>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 SimulationPlan plan_simulation(const std::string& file, const ModelRegistry& models,
                                const std::string& preset, const std::vector<std::string>& sets,
@@ -64,4 +64,4 @@ nlohmann::json to_json(const SimulationPoint& p, std::uint64_t seed,
   return out;
 }
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -1,10 +1,10 @@
-// A scenario's simulation (explorer/simulate.hpp) in the run layer, beside check's runs: the
+// A scenario's simulation (explorer/search/simulate.hpp) in the run layer, beside check's runs: the
 // scenario loaded once per value of a varied key, every value checked before the first run, one
 // simulation per value, and its result as JSON. `interleave simulate` adds the text, the SVG plot
 // and the progress line (reports/cli/simulate.cpp).
 #pragma once
 
-#include "explorer/simulate.hpp"
+#include "explorer/search/simulate.hpp"
 #include "reports/run/scenario.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace interleave::cli {
+namespace interleave::run {
 
 /// What is to be simulated: the scenario, or one scenario per value of `vary_path`.
 struct SimulationPlan {
@@ -51,4 +51,4 @@ SimulationPoint simulate_scenario(const Scenario& scenario, const std::string& v
 nlohmann::json to_json(const SimulationPoint& point, std::uint64_t seed,
                        const std::string& interruption);
 
-}  // namespace interleave::cli
+}  // namespace interleave::run

@@ -13,7 +13,7 @@
 //    is measured by bench_model): exhaustive DPOR, timed.
 //
 // Usage: bench_dpor [quick]   ("quick" skips the largest sizes)
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "tests/bench/bench_util.hpp"

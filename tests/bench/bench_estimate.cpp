@@ -1,5 +1,5 @@
 // Benchmark of the estimator of a search's size (prints figures; not a timed test): Knuth's
-// estimate (explorer/estimate.hpp) at the default probes, seed 0, against the known sizes of
+// estimate (explorer/search/estimate.hpp) at the default probes, seed 0, against the known sizes of
 // tests/strategies/known_counts.hpp: the literature programs' Mazurkiewicz trace counts (what
 // DPOR runs), then the whole DFS tree of small programs (what DFS runs). Per program: the known
 // count, the estimate, its standard error and the ratio estimate / known. The table of
@@ -7,7 +7,7 @@
 // ratio within a factor of 2 but the two misses.
 //
 // Usage: bench_estimate
-#include "explorer/estimate.hpp"
+#include "explorer/search/estimate.hpp"
 #include "tests/bench/bench_util.hpp"
 #include "tests/strategies/known_counts.hpp"
 

@@ -1,4 +1,4 @@
-// Benchmark of explaining an incident (explorer/explain.hpp; prints figures, not a timed test):
+// Benchmark of explaining an incident (explorer/evidence/explain.hpp; prints figures, not a timed test):
 // the seed's incident (scenarios/incidents/seed-4.1.1.*, the seed scenario's own "bug-report")
 // explained under each of its three scenarios' presets, against DPOR's plain exhaustive search of
 // the same scenario (no minimisation, past every violation) on one thread. The explanation runs
@@ -14,7 +14,7 @@
 // Usage: bench_explain [source_dir=.]   (run from the source directory, or name it)
 #include "explorer/strategies/dpor.hpp"
 #include "model/register.hpp"
-#include "reports/render_log.hpp"
+#include "reports/render/render_log.hpp"
 #include "reports/run/explanation.hpp"
 #include "reports/run/run.hpp"
 #include "tests/bench/bench_util.hpp"
@@ -47,8 +47,8 @@ std::string time_of(const std::string& line) {
 
 void large_incident(const std::string& root, const ModelRegistry& models) {
   const std::string file = root + "/scenarios/large-pr-79339-decomposed.json";
-  const cli::Scenario s = cli::load_scenario(file, models);
-  const ExplorationResult found = cli::explore_result(s, s.exploration);
+  const run::Scenario s = run::load_scenario(file, models);
+  const ExplorationResult found = run::explore_result(s, s.exploration);
   const Counterexample* c = nullptr;
   for (const Counterexample& x : found.counterexamples)
     if (x.invariant == "live_owner_table_dropped") c = &x;
@@ -57,7 +57,7 @@ void large_incident(const std::string& root, const ModelRegistry& models) {
     return;
   }
   const reports::TraceDocument doc =
-      cli::make_trace_document(s, s.exploration, "dpor", *c, found.stats, "bench");
+      run::make_trace_document(s, s.exploration, "dpor", *c, found.stats, "bench");
   const ModelDriver* driver = models.find(s.model);
   std::istringstream rendered(reports::render_log(doc, driver->log_patterns()));
   std::vector<std::string> fe, cn;
@@ -124,14 +124,14 @@ void large_incident(const std::string& root, const ModelRegistry& models) {
   };
   write(dir / "fe.log", fe_out);
   write(dir / "cn.INFO", cn_out);
-  const cli::ExplanationPlan plan = cli::plan_explanation(
+  const run::ExplanationPlan plan = run::plan_explanation(
       file, models, "", {}, {(dir / "fe.log").string(), (dir / "cn.INFO").string()},
       IncidentOptions{});
   double best = 1e9;
-  cli::ExplanationRun run;
+  run::ExplanationRun run;
   for (int i = 0; i < 3; ++i) {
     const auto t = Clock::now();
-    run = cli::run_explanation(plan, ExplainOptions{}, {}, "bench");
+    run = run::run_explanation(plan, ExplainOptions{}, {}, "bench");
     best = std::min(best, seconds_since(t));
   }
   if (std::getenv("BENCH_KEEP") == nullptr) std::filesystem::remove_all(dir);
@@ -159,14 +159,14 @@ int main(int argc, char** argv) {
   std::printf("%-26s %11s %10s %13s %11s %8s\n", "scenario", "executions", "explain s",
               "explanations", "dpor s", "ratio");
   for (const char* name : {"seed-starrocks-4.1.1", "seed-pr-79339", "seed-register-then-start"}) {
-    const cli::Scenario s =
-        cli::load_scenario(root + "/scenarios/" + name + ".json", models);
-    const cli::ExplanationPlan plan = cli::plan_incident(s, s.incidents.at(0), models);
+    const run::Scenario s =
+        run::load_scenario(root + "/scenarios/" + name + ".json", models);
+    const run::ExplanationPlan plan = run::plan_incident(s, s.incidents.at(0), models);
     double explain_s = 1e9, dpor_s = 1e9;
     ExplainResult r;
     for (int i = 0; i < 3; ++i) {
       const auto t = Clock::now();
-      r = cli::run_explanation(plan, ExplainOptions{}, {}, "bench").result;
+      r = run::run_explanation(plan, ExplainOptions{}, {}, "bench").result;
       explain_s = std::min(explain_s, seconds_since(t));
     }
     for (int i = 0; i < 3; ++i) {

@@ -7,7 +7,7 @@
 //    path, so it must not grow with the number of executions.
 //
 // Usage: bench_explorer [steps_per_actor=40] [executions=200000]
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "tests/bench/bench_util.hpp"
 

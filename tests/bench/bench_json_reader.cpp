@@ -5,7 +5,7 @@
 // (before, a DOM callback parser made them fall with the size: 42 MB did not finish in 300 s).
 //
 //   bench_json_reader [--quick]      (--quick: 1 and 4 MB, for a smoke run)
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 #include "tests/bench/bench_util.hpp"
 
 #include <time.h>

@@ -37,7 +37,7 @@
 //   4 on followers, 3 FEs); passes: the cleaner's (default: large 2, huge 3); preset: default
 //   pr-79339. Only the slices are explored (a full DPOR search of the huge world would never
 //   end; scenarios/huge-register-then-start-decomposed.json is the same world as a scenario).
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/decomposition.hpp"

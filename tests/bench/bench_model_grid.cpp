@@ -6,7 +6,7 @@
 //   preset=pr-79339 clock=leader|session_frontend strategy=dpor budget=60 first=0
 // runs: TaskRuns t1..tN, the last `sync` of them sync; clients c1..cN, the last `follower` of
 // them on fe2.
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/program.hpp"

@@ -1,4 +1,4 @@
-// Benchmark of the portfolio (explorer/portfolio.hpp; prints figures, not a timed test): the time
+// Benchmark of the portfolio (explorer/search/portfolio.hpp; prints figures, not a timed test): the time
 // to the first counterexample, the portfolio against DPOR alone, in one run, for every shipped
 // scenario that expects a violation and for a what-if (two async TaskRuns, a
 // follower client, two cleaner passes under pr-79339-register-then-start, where DPOR alone runs
@@ -8,8 +8,8 @@
 // does: the benchmark says so, or fails.
 //
 // Usage: bench_portfolio [jobs=2] [dpor_budget_seconds=60] [scenarios_dir=scenarios]
-#include "explorer/explorer.hpp"
-#include "explorer/portfolio.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/search/portfolio.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "model/register.hpp"
 #include "reports/run/scenario.hpp"
@@ -88,13 +88,13 @@ int main(int argc, char** argv) {
 
   ModelRegistry models;
   register_models(models);
-  std::vector<cli::Scenario> scenarios;
-  for (const std::string& file : cli::collect_scenario_files({dir})) {
-    cli::Scenario s = cli::load_scenario(file, models);
+  std::vector<run::Scenario> scenarios;
+  for (const std::string& file : run::collect_scenario_files({dir})) {
+    run::Scenario s = run::load_scenario(file, models);
     if (s.expect && s.expect->verdict == Verdict::kViolation && !s.exploration.decompose)
       scenarios.push_back(std::move(s));
   }
-  scenarios.push_back(cli::parse_scenario(what_if(), "(what-if)", models));
+  scenarios.push_back(run::parse_scenario(what_if(), "(what-if)", models));
 
   std::printf(
       "time to the first counterexample: the portfolio on %u threads against DPOR alone "
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   std::printf("%-44s %12s %12s %10s  %s\n", "scenario", "dpor", "portfolio", "ratio", "found by");
   bool ok = true;
   double worst = 0;
-  for (const cli::Scenario& s : scenarios) {
+  for (const run::Scenario& s : scenarios) {
     const Timing d = first_by_dpor(s.instance.program, budget);
     const Timing p = first_by_portfolio(s.instance.program, jobs);
     char dpor_text[64];

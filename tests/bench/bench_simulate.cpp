@@ -1,4 +1,4 @@
-// Benchmark of simulation (explorer/simulate.hpp; prints figures, not a timed test): sampled runs
+// Benchmark of simulation (explorer/search/simulate.hpp; prints figures, not a timed test): sampled runs
 // per second against DPOR's executions per second on the same timed world, on one thread, and
 // the simulation on every core against one thread.
 //
@@ -8,8 +8,8 @@
 // the simulation runs 20 000 runs. Each figure is the fastest of three.
 //
 // Usage: bench_simulate
-#include "explorer/explorer.hpp"
-#include "explorer/simulate.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/search/simulate.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/program.hpp"

@@ -1,4 +1,4 @@
-// Benchmark of the split search (explorer/split.hpp; prints figures, not a timed test).
+// Benchmark of the split search (explorer/search/split.hpp; prints figures, not a timed test).
 //
 // On an exhaustive configuration of the StarRocks model (default: one async TaskRun, one client,
 // two cleaner passes under pr-79339-register-then-start; with passes = 3 it is the configuration
@@ -19,8 +19,8 @@
 //   config: clients (above), or rts-two-passes (one async TaskRun of one iteration, one client,
 //   two passes, pr-79339-register-then-start: the scenario register-then-start-two-passes), or
 //   three-clients (clients with a third client, on the leader); passes: the cleaner's.
-#include "explorer/explorer.hpp"
-#include "explorer/split.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/search/split.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/program.hpp"

@@ -16,7 +16,7 @@
 // the first configuration (the one compared with SPIN's 239 MB) and at the end.
 //
 // Usage: bench_stateful [budget=60] [only=spin]
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/stateful.hpp"
 #include "model/starrocks/config.hpp"

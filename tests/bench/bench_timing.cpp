@@ -1,4 +1,4 @@
-// Benchmark of virtual time (explorer/timing.hpp; prints figures, not a timed test): what timed
+// Benchmark of virtual time (explorer/time/timing.hpp; prints figures, not a timed test): what timed
 // feasibility adds to DPOR's time per execution.
 //
 // 1. The seed world (bench_model's: 1 FE, 1 CN, one TaskRun, one client, one cleaner pass,
@@ -12,9 +12,9 @@
 //    over 3 shared objects, each step lasting [1, 3] ms, against the same program untimed.
 //
 // Usage: bench_timing
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dpor.hpp"
-#include "explorer/timing.hpp"
+#include "explorer/time/timing.hpp"
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/program.hpp"
 #include "tests/bench/bench_util.hpp"

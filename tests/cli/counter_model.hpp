@@ -8,9 +8,9 @@
 // ("total" is what the final check expects: changing it changes no step, only the verdict.)
 #pragma once
 
-#include "explorer/json_reader.hpp"
-#include "explorer/model_driver.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/core/json_reader.hpp"
+#include "explorer/model_api/model_driver.hpp"
+#include "explorer/core/primitives.hpp"
 
 #include <memory>
 #include <optional>

@@ -92,7 +92,7 @@ inline std::vector<std::string> list_dir(const std::filesystem::path& dir) {
 /// The strategy names joined by `sep`, each between `quote`s: "dfs, random" or "'dfs', 'random'".
 inline std::string strategy_list(const std::string& sep = ", ", const std::string& quote = "") {
   std::string s;
-  for (const auto& n : cli::exploration_strategy_names())  // the portfolio, then the registry's
+  for (const auto& n : run::exploration_strategy_names())  // the portfolio, then the registry's
     s += (s.empty() ? "" : sep) + quote + n + quote;
   return s;
 }

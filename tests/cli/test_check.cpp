@@ -2,7 +2,7 @@
 // when found, the JSON summary, and determinism.
 #include "reports/run/run.hpp"
 #include "reports/run/scenario.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 #include "tests/cli/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -181,7 +181,7 @@ TEST_CASE("check --json: a machine-readable summary, exit code included", "[chec
   CHECK(j["scenarios"][0]["coverage"] == json{{"all done", 6}, {"both inside", 0}});
   const json& racy = j["scenarios"][1];
   CHECK(racy["verdict"] == "violation");
-  // Each counterexample in the one JSON shape of reports/trace.hpp, plus the path of its trace.
+  // Each counterexample in the one JSON shape of reports/trace/trace.hpp, plus the path of its trace.
   const json& c = racy["counterexamples"][0];
   CHECK(c["violation"] == json{{"invariant", "counter == total"},
                                {"message", "counter is 1, expected 2"},
@@ -278,10 +278,10 @@ TEST_CASE("check is deterministic: same scenario and options, byte-identical out
 TEST_CASE("a counterexample is on disk the moment it is found", "[check]") {
   TempDir tmp;
   const ModelRegistry models = counter_registry();
-  const cli::Scenario s = cli::load_scenario(test_scenario("racy.json"), models);
-  cli::ExplorationSettings settings = s.exploration;
+  const run::Scenario s = run::load_scenario(test_scenario("racy.json"), models);
+  run::ExplorationSettings settings = s.exploration;
   settings.all_violations = true;
-  cli::RunContext ctx;
+  run::RunContext ctx;
   ctx.tool_version = "interleave test";
   ctx.out_dir = tmp.path() / "out";
   ctx.progress_interval = 1;
@@ -290,7 +290,7 @@ TEST_CASE("a counterexample is on disk the moment it is found", "[check]") {
     seen.emplace_back(st.executions, std::filesystem::exists(
                                          ctx.out_dir / "counter-racy.counter-total.trace.json"));
   };
-  const cli::ScenarioRun run = cli::run_scenario(s, settings, ctx);
+  const run::ScenarioRun run = run::run_scenario(s, settings, ctx);
   REQUIRE(run.result.verdict == Verdict::kViolation);
   REQUIRE(run.trace_files.size() == 1);
   // Execution 2 is the first violation; the trace exists right after it, before the search ends.
@@ -322,22 +322,22 @@ TEST_CASE("check: a progress line on stderr only when it is a terminal", "[check
 TEST_CASE("write_file_atomically replaces a file and fails cleanly", "[check][files]") {
   TempDir tmp;
   const std::string path = tmp / "d/e/f.json";
-  cli::write_file_atomically(path, "one");
-  cli::write_file_atomically(path, "two");
+  run::write_file_atomically(path, "one");
+  run::write_file_atomically(path, "two");
   CHECK(read_file(path) == "two");
   CHECK(list_dir(tmp / "d/e") == std::vector<std::string>{"f.json"});
   write_file(tmp / "plain", "x");
-  CHECK_THROWS_WITH(cli::write_file_atomically(tmp / "plain/f.json", "x"),
+  CHECK_THROWS_WITH(run::write_file_atomically(tmp / "plain/f.json", "x"),
                     Catch::StartsWith("cannot write '" + tmp / "plain/f.json" + "': "));
 }
 
 TEST_CASE("trace file names are deterministic and distinct", "[check][files]") {
-  CHECK(cli::slug("counter == total") == "counter-total");
-  CHECK(cli::slug("TTM/CAT agree!") == "ttm-cat-agree");
-  CHECK(cli::slug("==") == "violation");
-  CHECK(cli::trace_file_name("s", "a b", {}) == "s.a-b.trace.json");
-  CHECK(cli::trace_file_name("s", "a-b", {"s.a-b.trace.json"}) == "s.a-b-2.trace.json");
-  CHECK(cli::trace_file_name("s", "a_b", {"s.a-b.trace.json", "s.a-b-2.trace.json"}) ==
+  CHECK(run::slug("counter == total") == "counter-total");
+  CHECK(run::slug("TTM/CAT agree!") == "ttm-cat-agree");
+  CHECK(run::slug("==") == "violation");
+  CHECK(run::trace_file_name("s", "a b", {}) == "s.a-b.trace.json");
+  CHECK(run::trace_file_name("s", "a-b", {"s.a-b.trace.json"}) == "s.a-b-2.trace.json");
+  CHECK(run::trace_file_name("s", "a_b", {"s.a-b.trace.json", "s.a-b-2.trace.json"}) ==
         "s.a-b-3.trace.json");
 }
 

@@ -159,7 +159,7 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
         "strategies:\n" +
             [] {
               std::string list;
-              for (const auto& n : cli::exploration_strategy_names())
+              for (const auto& n : run::exploration_strategy_names())
                 list += "  " + n + (n == "portfolio" ? " (default)" : "") +
                    (n == "stateful" ? " (stateful: keeps the states it explored; the model must "
                                       "declare its state)"
@@ -173,7 +173,7 @@ TEST_CASE("list: models with their catalog, and the strategies", "[cli]") {
   r = run_cli({"list", "--json"});
   CHECK(r.code == 0);
   const json j = json::parse(r.out);
-  CHECK(j["strategies"] == json(cli::exploration_strategy_names()));
+  CHECK(j["strategies"] == json(run::exploration_strategy_names()));
   CHECK(j["default_strategy"] == "portfolio");
   CHECK(j["portfolio"]["members"].size() == default_portfolio().size());
   CHECK(j["portfolio"]["members"][0]["strategy"] == "dpor");
@@ -210,19 +210,19 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
   result.counterexamples = {c};
   result.covered = {{"g1", 3}};
 
-  cli::Expectation e;
+  run::Expectation e;
   e.verdict = Verdict::kViolation;
   e.invariants = {"a"};
   e.reached = {"g1"};
-  CHECK(cli::check_expectation(e, result).met);
-  CHECK(cli::check_expectation(e, result).problems.empty());
+  CHECK(run::check_expectation(e, result).met);
+  CHECK(run::check_expectation(e, result).problems.empty());
 
-  CHECK(cli::describe_expectation(e) == "violation of 'a', reaching 'g1'");
-  CHECK(cli::describe_expectation(std::nullopt) == "no expectation");
-  CHECK(cli::describe_outcome(result) == "violation of 'a'");
+  CHECK(run::describe_expectation(e) == "violation of 'a', reaching 'g1'");
+  CHECK(run::describe_expectation(std::nullopt) == "no expectation");
+  CHECK(run::describe_outcome(result) == "violation of 'a'");
 
   SECTION("no expectation never passes") {
-    const auto check = cli::check_expectation(std::nullopt, result);
+    const auto check = run::check_expectation(std::nullopt, result);
     CHECK(!check.met);
     CHECK(check.problems ==
           std::vector<std::string>{"the scenario has no expectation (\"expect\"), so its result "
@@ -231,13 +231,13 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
   SECTION("another verdict") {
     e.verdict = Verdict::kHolds;
     e.invariants.clear();
-    CHECK(cli::check_expectation(e, result).problems ==
+    CHECK(run::check_expectation(e, result).problems ==
           std::vector<std::string>{"expected verdict 'holds', got 'violation' (a: a failed)"});
     result.verdict = Verdict::kIncomplete;
     result.counterexamples.clear();
     result.detail = "the time budget ran out";
-    CHECK(cli::describe_outcome(result) == "incomplete (the time budget ran out)");
-    CHECK(cli::check_expectation(e, result).problems ==
+    CHECK(run::describe_outcome(result) == "incomplete (the time budget ran out)");
+    CHECK(run::check_expectation(e, result).problems ==
           std::vector<std::string>{
               "expected verdict 'holds', got 'incomplete' (the time budget ran out)"});
   }
@@ -246,8 +246,8 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
     Counterexample d;
     d.invariant = "d";
     result.counterexamples.push_back(d);
-    CHECK(cli::violated_invariants(result) == std::vector<std::string>{"a", "d"});
-    CHECK(cli::check_expectation(e, result).problems ==
+    CHECK(run::violated_invariants(result) == std::vector<std::string>{"a", "d"});
+    CHECK(run::check_expectation(e, result).problems ==
           std::vector<std::string>{"expected to violate 'b', which the search did not",
                                    "violated 'd', which was not expected"});
   }
@@ -257,7 +257,7 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
     e.reached.clear();
     result.verdict = Verdict::kHolds;
     result.counterexamples.clear();
-    CHECK(cli::check_expectation(e, result).problems ==
+    CHECK(run::check_expectation(e, result).problems ==
           std::vector<std::string>{
               "a holds expectation must name the coverage goals (\"reached\") that show the "
               "dangerous situation was explored; without them the pass could be vacuous"});
@@ -268,7 +268,7 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
     e.reached.clear();
     result.verdict = Verdict::kIncomplete;
     result.counterexamples.clear();
-    CHECK(cli::check_expectation(e, result).problems ==
+    CHECK(run::check_expectation(e, result).problems ==
           std::vector<std::string>{
               "an incomplete expectation must name the coverage goals (\"reached\") the partial "
               "search reaches; without them it passes whatever was searched"});
@@ -276,7 +276,7 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
   SECTION("a property not violated because the search stopped at the first violation says so") {
     e.invariants = {"b"};
     result.stopped_at_first_violation = true;
-    CHECK(cli::check_expectation(e, result).problems ==
+    CHECK(run::check_expectation(e, result).problems ==
           std::vector<std::string>{
               "expected to violate 'b', which the search did not reach: it stopped at the first "
               "violation ('a'); set /exploration/all_violations to true to search for every "
@@ -287,7 +287,7 @@ TEST_CASE("check_expectation: verdict, exact invariant set, reached goals", "[ex
     e.reached = {"g1", "g2"};
     result.covered["g2"] = 0;
     CHECK(
-        cli::check_expectation(e, result).problems ==
+        run::check_expectation(e, result).problems ==
         std::vector<std::string>{"coverage goal 'g2' was never reached, so the result is vacuous"});
   }
 }
@@ -297,20 +297,20 @@ TEST_CASE("the test scenarios meet their expectations", "[expectation]") {
   const ModelRegistry models = counter_registry();
   TempDir tmp;
   for (const char* file : {"racy.json", "locked.json", "deadlock.json", "failing.json"}) {
-    const cli::Scenario s = cli::load_scenario(test_scenario(file), models);
-    cli::RunContext ctx;
+    const run::Scenario s = run::load_scenario(test_scenario(file), models);
+    run::RunContext ctx;
     ctx.out_dir = tmp.path();
-    const cli::ScenarioRun run = cli::run_scenario(s, s.exploration, ctx);
-    const auto check = cli::check_expectation(s.expect, run.result);
+    const run::ScenarioRun run = run::run_scenario(s, s.exploration, ctx);
+    const auto check = run::check_expectation(s.expect, run.result);
     INFO(file << ": " << (check.problems.empty() ? "" : check.problems.front()));
     CHECK(check.met);
   }
   // A locked counter that expects the race window to be reached: a vacuous pass fails.
-  const cli::Scenario s = cli::parse_scenario(
+  const run::Scenario s = run::parse_scenario(
       json::parse(R"({"name": "v", "model": "counter", "counter": {"lock": true},
                       "expect": {"verdict": "holds", "reached": ["both inside"]}})"),
       "v.json", models);
-  const cli::ScenarioRun run = cli::run_scenario(s, s.exploration, {});
+  const run::ScenarioRun run = run::run_scenario(s, s.exploration, {});
   CHECK(run.result.verdict == Verdict::kHolds);
-  CHECK(!cli::check_expectation(s.expect, run.result).met);
+  CHECK(!run::check_expectation(s.expect, run.result).met);
 }

@@ -2,9 +2,9 @@
 // a trace that replay reproduces; impossible under the register-then-start fix; bad input; and the
 // round trip: the log of every counterexample of the seed is explained by a search that finds
 // that counterexample's own Mazurkiewicz trace among its explanations.
-#include "explorer/explain.hpp"
+#include "explorer/evidence/explain.hpp"
 #include "model/register.hpp"
-#include "reports/render_log.hpp"
+#include "reports/render/render_log.hpp"
 #include "reports/run/scenario.hpp"
 #include "tests/cli/helpers.hpp"
 
@@ -144,7 +144,7 @@ TEST_CASE("explain: the log of every counterexample of the seed is explained, by
   REQUIRE(check.code == 1);
   ModelRegistry models;
   register_models(models);
-  const cli::Scenario scenario = cli::load_scenario(kSeed, models);
+  const run::Scenario scenario = run::load_scenario(kSeed, models);
   const ModelDriver* driver = models.find(scenario.model);
   REQUIRE(driver != nullptr);
   const std::vector<CompiledLogPattern>& patterns = driver->log_patterns().compiled();

@@ -4,9 +4,9 @@
 // counterexamples (explained) and on the same logs with their FE messages in reverse order
 // (impossible); an incident about two owners is refused before any search.
 #include "model/register.hpp"
-#include "reports/render_log.hpp"
+#include "reports/render/render_log.hpp"
 #include "reports/run/scenario.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 #include "tests/cli/helpers.hpp"
 
 #include <catch2/catch.hpp>

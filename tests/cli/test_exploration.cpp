@@ -32,15 +32,15 @@ std::string generated_section(const std::string& file, const std::string& name) 
 }
 
 // A value of the key's type other than its default, within its range.
-json other_value(const cli::ExplorationKey& k) {
+json other_value(const run::ExplorationKey& k) {
   switch (k.type) {
-    case cli::ExplorationKey::Type::kStrategy:
+    case run::ExplorationKey::Type::kStrategy:
       return "pct";
-    case cli::ExplorationKey::Type::kUnsigned:
+    case run::ExplorationKey::Type::kUnsigned:
       return k.default_value.get<std::uint64_t>() == k.max ? k.min : k.max;
-    case cli::ExplorationKey::Type::kNumber:
+    case run::ExplorationKey::Type::kNumber:
       return 2.5;
-    case cli::ExplorationKey::Type::kBoolean:
+    case run::ExplorationKey::Type::kBoolean:
       return !k.default_value.get<bool>();
   }
   return nullptr;
@@ -50,7 +50,7 @@ json other_value(const cli::ExplorationKey& k) {
 
 TEST_CASE("the table: the exploration's keys, then the registry's parameters", "[exploration]") {
   std::vector<std::string> keys;
-  for (const auto& k : cli::exploration_keys())
+  for (const auto& k : run::exploration_keys())
     keys.push_back(k.key);
   std::vector<std::string> expected = {
       "strategy",       "seed",    "max_executions", "max_steps", "time_budget_seconds",
@@ -61,7 +61,7 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
   CHECK(keys == expected);
   CHECK(keys.size() == 16);  // ... state_memory_mb, audit_period, max_preemptions, pct_depth, pct_steps
   // Defaults are ExplorationSettings{}'s, which are the engine's and the registry's.
-  CHECK(to_json(cli::ExplorationSettings{}) == json{{"strategy", "portfolio"},
+  CHECK(to_json(run::ExplorationSettings{}) == json{{"strategy", "portfolio"},
                                                     {"seed", 0},
                                                     {"max_executions", 0},
                                                     {"max_steps", 10000},
@@ -77,9 +77,9 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
                                                     {"max_preemptions", 2},
                                                     {"pct_depth", 3},
                                                     {"pct_steps", 0}});
-  for (const auto& k : cli::exploration_keys()) {
+  for (const auto& k : run::exploration_keys()) {
     INFO(k.key);
-    CHECK(to_json(cli::ExplorationSettings{})[k.key] == k.default_value);
+    CHECK(to_json(run::ExplorationSettings{})[k.key] == k.default_value);
     CHECK(!k.flag.empty());
     CHECK(!k.help.empty());
   }
@@ -87,53 +87,53 @@ TEST_CASE("the table: the exploration's keys, then the registry's parameters", "
 
 TEST_CASE("the shipped schema's exploration section is the table's", "[exploration][schema]") {
   const json shipped = json::parse(read_file(kSource + "/scenarios/scenario.schema.json"));
-  const json derived = json::parse(cli::exploration_schema().dump());
-  INFO("expected $defs/exploration:\n" << cli::exploration_schema().dump(2));
+  const json derived = json::parse(run::exploration_schema().dump());
+  INFO("expected $defs/exploration:\n" << run::exploration_schema().dump(2));
   CHECK(shipped.at("$defs").at("exploration") == derived);
   // Not vacuous: every key is there with its range.
   CHECK(derived.at("properties").at("pct_depth").at("minimum") == 1);
   CHECK(derived.at("properties").at("strategy").at("enum") ==
-        json(cli::exploration_strategy_names()));
+        json(run::exploration_strategy_names()));
   CHECK(derived.at("properties").at("strategy").at("default") == "portfolio");
-  CHECK(derived.at("properties").size() == cli::exploration_keys().size());
+  CHECK(derived.at("properties").size() == run::exploration_keys().size());
 }
 
 TEST_CASE("the docs tables are the table's", "[exploration][docs]") {
-  INFO("expected:\n" << cli::strategies_markdown());
-  CHECK(generated_section("docs/strategies.md", "strategies") == cli::strategies_markdown());
-  INFO("expected:\n" << cli::portfolio_markdown());
-  CHECK(generated_section("docs/strategies.md", "portfolio") == cli::portfolio_markdown());
-  INFO("expected:\n" << cli::exploration_keys_markdown());
+  INFO("expected:\n" << run::strategies_markdown());
+  CHECK(generated_section("docs/strategies.md", "strategies") == run::strategies_markdown());
+  INFO("expected:\n" << run::portfolio_markdown());
+  CHECK(generated_section("docs/strategies.md", "portfolio") == run::portfolio_markdown());
+  INFO("expected:\n" << run::exploration_keys_markdown());
   CHECK(generated_section("docs/scenario-format.md", "exploration-keys") ==
-        cli::exploration_keys_markdown());
-  INFO("expected:\n" << cli::exploration_options_markdown());
+        run::exploration_keys_markdown());
+  INFO("expected:\n" << run::exploration_options_markdown());
   CHECK(generated_section("docs/cli.md", "exploration-options") ==
-        cli::exploration_options_markdown());
+        run::exploration_options_markdown());
   // One row per strategy and per key.
   for (const auto& n : strategy_names())
-    CHECK_THAT(cli::strategies_markdown(), Catch::Contains("| `" + n + "`"));
-  for (const auto& k : cli::exploration_keys())
-    CHECK_THAT(cli::exploration_options_markdown(), Catch::Contains("| `" + k.flag));
+    CHECK_THAT(run::strategies_markdown(), Catch::Contains("| `" + n + "`"));
+  for (const auto& k : run::exploration_keys())
+    CHECK_THAT(run::exploration_options_markdown(), Catch::Contains("| `" + k.flag));
   for (const auto& m : default_portfolio())
-    CHECK_THAT(cli::portfolio_markdown(), Catch::Contains("| " + m.label + " |"));
+    CHECK_THAT(run::portfolio_markdown(), Catch::Contains("| " + m.label + " |"));
 }
 
 TEST_CASE("every key works as scenario key, option, override and trace option", "[exploration]") {
-  for (const auto& k : cli::exploration_keys()) {
+  for (const auto& k : run::exploration_keys()) {
     INFO(k.key);
     const json value = other_value(k);
     // A scenario key.
     const json section = {{k.key, value}};
-    const cli::ExplorationSettings read =
-        cli::exploration_from_json(JsonReader(section, "s.json", "/exploration"));
-    CHECK(read != cli::ExplorationSettings{});
+    const run::ExplorationSettings read =
+        run::exploration_from_json(JsonReader(section, "s.json", "/exploration"));
+    CHECK(read != run::ExplorationSettings{});
     CHECK(to_json(read)[k.key] == value);
     // A command-line option, applied as an override.
     CLI::App app;
-    cli::ExplorationOverrides overrides;
+    run::ExplorationOverrides overrides;
     cli::add_exploration_options(app, overrides);
     std::vector<std::string> args;
-    if (k.type == cli::ExplorationKey::Type::kBoolean) {
+    if (k.type == run::ExplorationKey::Type::kBoolean) {
       if (value.get<bool>() != k.switch_value) continue;  // a switch sets one value only
       args = {k.flag};
     } else {
@@ -141,16 +141,16 @@ TEST_CASE("every key works as scenario key, option, override and trace option", 
     }
     std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
     app.parse(args);
-    const cli::ExplorationSettings overridden =
-        cli::apply_overrides(cli::ExplorationSettings{}, overrides);
+    const run::ExplorationSettings overridden =
+        run::apply_overrides(run::ExplorationSettings{}, overrides);
     CHECK(overridden == read);
     // Out of range, as a scenario key and as an option.
-    if (k.type == cli::ExplorationKey::Type::kUnsigned && k.min > 0) {
+    if (k.type == run::ExplorationKey::Type::kUnsigned && k.min > 0) {
       const json low = {{k.key, k.min - 1}};
-      CHECK_THROWS_WITH(cli::exploration_from_json(JsonReader(low, "s.json", "/exploration")),
+      CHECK_THROWS_WITH(run::exploration_from_json(JsonReader(low, "s.json", "/exploration")),
                         Catch::Contains("/exploration/" + k.key + ": must be between"));
       CLI::App strict;
-      cli::ExplorationOverrides o2;
+      run::ExplorationOverrides o2;
       cli::add_exploration_options(strict, o2);
       std::vector<std::string> bad = {std::to_string(k.min - 1), k.flag};
       CHECK_THROWS_AS(strict.parse(bad), CLI::ValidationError);
@@ -159,15 +159,15 @@ TEST_CASE("every key works as scenario key, option, override and trace option", 
 }
 
 TEST_CASE("a strategy's parameters reach it from the scenario and the options", "[exploration]") {
-  cli::ExplorationSettings s;
+  run::ExplorationSettings s;
   s.strategy = "pct";
   s.parameters["pct_depth"] = 0;
-  CHECK_THROWS_WITH(cli::make_strategy_for(s), "strategy: pct: depth must be at least 1");
+  CHECK_THROWS_WITH(run::make_strategy_for(s), "strategy: pct: depth must be at least 1");
   s.parameters["pct_depth"] = 2;
-  CHECK(cli::make_strategy_for(s)->name() == "pct");
+  CHECK(run::make_strategy_for(s)->name() == "pct");
   s.strategy = "preemption-bound";
   s.parameters["max_preemptions"] = 1001;
-  CHECK_THROWS_WITH(cli::make_strategy_for(s),
+  CHECK_THROWS_WITH(run::make_strategy_for(s),
                     "strategy: preemption-bound: the preemption bound must be at most 1000");
   // list --json describes the registry.
   const auto r = run_cli({"list", "--json"});

@@ -1,9 +1,9 @@
 // The regressions of issue 16, one test case each: numbers out of range, deep nesting, parsing
 // in linear time, outputs checked before any work, `show` validating as `replay` does, and the
 // temporaries of a killed run cleaned up by the next one.
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 #include "reports/run/output_files.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 #include "tests/cli/helpers.hpp"
 
 #include <sys/wait.h>
@@ -270,12 +270,12 @@ TEST_CASE("hardening: the next run removes the temporaries a killed run left", "
   const std::string d = std::to_string(dead), live = std::to_string(::getppid());
   const std::vector<std::string> stale{
       // the pattern of this version, and that of the versions before (".NAME.tmp-PID")
-      cli::temporary_name("counter-racy.counter-total.trace.json", dead, 0),
-      cli::temporary_name("other.trace.json", dead, 7),
+      run::temporary_name("counter-racy.counter-total.trace.json", dead, 0),
+      run::temporary_name("other.trace.json", dead, 7),
       ".counter-racy.counter-total.trace.json.tmp-" + d,
   };
   const std::vector<std::string> kept{
-      cli::temporary_name("running.trace.json", ::getppid(), 0),  // its process still runs
+      run::temporary_name("running.trace.json", ::getppid(), 0),  // its process still runs
       ".running.trace.json.tmp-" + live,
       ".notes.tmp-x" + d,                     // not the pattern
       "a.trace.json.tmp-" + d,                // not hidden: not ours
@@ -285,13 +285,13 @@ TEST_CASE("hardening: the next run removes the temporaries a killed run left", "
     write_file(tmp / ("out/" + name), "{}");
   for (const auto& name : kept)
     write_file(tmp / ("out/" + name), "{}");
-  std::filesystem::create_directories(tmp / ("out/" + cli::temporary_name("dir", dead, 1)));
+  std::filesystem::create_directories(tmp / ("out/" + run::temporary_name("dir", dead, 1)));
 
   const CliResult r = run_cli({"check", tmp / "racy.json", "--out", tmp / "out", "--quiet"});
   CHECK(r.code == 1);
   std::vector<std::string> expected = kept;
   expected.push_back("counter-racy.counter-total.trace.json");
-  expected.push_back(cli::temporary_name("dir", dead, 1));  // a directory: never removed
+  expected.push_back(run::temporary_name("dir", dead, 1));  // a directory: never removed
   std::sort(expected.begin(), expected.end());
   CHECK(list_dir(tmp / "out") == expected);
 }

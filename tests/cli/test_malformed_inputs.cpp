@@ -2,8 +2,8 @@
 // environments, each run through the real executable from an empty working directory. Every case
 // must give exit code 2, nothing on stdout, one line on stderr naming the file and the JSON path
 // (or the option and the path, for outputs), and leave the working directory as it was.
-#include "explorer/json_reader.hpp"
-#include "reports/trace.hpp"
+#include "explorer/core/json_reader.hpp"
+#include "reports/trace/trace.hpp"
 #include "tests/cli/helpers.hpp"
 
 #include <catch2/catch.hpp>

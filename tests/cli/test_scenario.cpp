@@ -43,7 +43,7 @@ const char* const kValid = R"({
 
 TEST_CASE("a valid scenario is read with every envelope key", "[scenario]") {
   const ModelRegistry models = counter_registry();
-  const cli::Scenario s = cli::parse_scenario(nlohmann::json::parse(kValid), "v.json", models);
+  const run::Scenario s = run::parse_scenario(nlohmann::json::parse(kValid), "v.json", models);
   CHECK(s.name == "ok");
   CHECK(s.description == "fine");
   CHECK(s.model == "counter");
@@ -61,10 +61,10 @@ TEST_CASE("a valid scenario is read with every envelope key", "[scenario]") {
   CHECK(s.expect->reached == std::vector<std::string>{"both inside"});
   CHECK(s.instance.coverage_goals == std::vector<std::string>{"all done", "both inside"});
   // Defaults.
-  const cli::Scenario d = cli::parse_scenario(
+  const run::Scenario d = run::parse_scenario(
       nlohmann::json::parse(R"({"name":"d","model":"counter","counter":{}})"), "d.json", models);
   CHECK(d.description.empty());
-  CHECK(d.exploration == cli::ExplorationSettings{});
+  CHECK(d.exploration == run::ExplorationSettings{});
   CHECK(d.exploration.max_steps == 10000);
   CHECK(!d.expect);
 }
@@ -220,7 +220,7 @@ TEST_CASE("collect_scenario_files: sorted, recursive, schemas and hidden files s
   for (const char* f :
        {"d/b.json", "d/a.json", "d/sub/c.json", "d/x.schema.json", "d/.h.json", "d/notes.txt"})
     write_file(tmp / f, "{}");
-  CHECK(cli::collect_scenario_files({tmp / "d", tmp / "d/notes.txt", tmp / "d/sub/../b.json"}) ==
+  CHECK(run::collect_scenario_files({tmp / "d", tmp / "d/notes.txt", tmp / "d/sub/../b.json"}) ==
         std::vector<std::string>{tmp / "d/a.json", tmp / "d/b.json", tmp / "d/sub/c.json",
                                  tmp / "d/notes.txt"});
 }

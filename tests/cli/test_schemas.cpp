@@ -1,5 +1,5 @@
 // The JSON Schemas (draft 2020-12) hold for what we write and ship: every trace these tests
-// produce validates against reports/trace.schema.json, every scenario (scenarios/ and the test
+// produce validates against reports/trace/trace.schema.json, every scenario (scenarios/ and the test
 // scenarios) against scenarios/scenario.schema.json. Checked by python3's jsonschema
 // Draft202012Validator through tests/cli/check_schemas.py.
 #include "tests/cli/helpers.hpp"
@@ -71,7 +71,7 @@ TEST_CASE("every trace the tests produce validates against trace.schema.json", "
   CHECK(list_dir(out).size() == 4);
   CHECK(list_dir(tmp / "random").size() == 1);
   CHECK(list_dir(tmp / "model").size() == 1);
-  const Result r = check_schemas("reports/trace.schema.json", {out, tmp / "random", tmp / "model"});
+  const Result r = check_schemas("reports/trace/trace.schema.json", {out, tmp / "random", tmp / "model"});
   INFO(r.output);
   CHECK(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("6 of 6 document(s) valid"));
@@ -83,7 +83,7 @@ TEST_CASE("every trace the tests produce validates against trace.schema.json", "
   bad["steps"][0].erase("label");
   std::filesystem::create_directories(tmp / "bad");
   write_file(tmp / "bad/t.json", bad.dump());
-  const Result rb = check_schemas("reports/trace.schema.json", {tmp / "bad"});
+  const Result rb = check_schemas("reports/trace/trace.schema.json", {tmp / "bad"});
   CHECK(rb.code == 1);
   CHECK_THAT(rb.output, Catch::Contains("t.json: /format_version: "));
   CHECK_THAT(rb.output, Catch::Contains("t.json: /steps/0: 'label' is a required property"));

@@ -1,7 +1,7 @@
 // `interleave show --format log` on the seed's counterexample: the fe.log and CN lines StarRocks
 // would print, read back by the log reader, every line a record that its model pattern matches
 // whole, with the pattern's level, logger and line.
-#include "explorer/log_reader.hpp"
+#include "explorer/evidence/log_reader.hpp"
 #include "model/starrocks/log_patterns.hpp"
 #include "tests/cli/helpers.hpp"
 

@@ -1,7 +1,7 @@
 // Counterexample trace documents: the JSON round trip, and a reader that rejects malformed,
 // truncated, wrong-version, edited or mismatched traces with the file and the JSON path.
-#include "reports/render.hpp"
-#include "reports/trace.hpp"
+#include "reports/render/render.hpp"
+#include "reports/trace/trace.hpp"
 #include "tests/cli/helpers.hpp"
 
 #include <catch2/catch.hpp>

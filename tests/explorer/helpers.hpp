@@ -1,8 +1,8 @@
 // Small helpers shared by the engine's tests.
 #pragma once
 
-#include "explorer/explorer.hpp"
-#include "explorer/input_error.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/input_error.hpp"
 #include "explorer/strategies/dfs.hpp"
 
 #include <string>

@@ -2,8 +2,8 @@
 // is not registered (at the step that announces it, naming the actor, the label and the id), and a
 // label that would dangle (it does not compile; runtime strings become labels explicitly, in
 // storage the Explorer keeps).
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "tests/explorer/helpers.hpp"

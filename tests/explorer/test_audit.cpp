@@ -5,10 +5,10 @@
 // writes. Correctly declared, every search finds the stale set (after the invalidation the
 // reader misses, reads the old value and fills the cache with it before the update);
 // misdeclared, DPOR answers "holds": it never runs the invalidation before the reader's lookup.
-#include "explorer/audit.hpp"
-#include "explorer/checked.hpp"
-#include "explorer/explorer.hpp"
-#include "explorer/portfolio.hpp"
+#include "explorer/search/audit.hpp"
+#include "explorer/core/checked.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/search/portfolio.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 

@@ -1,4 +1,4 @@
-// Ordering constraints between labelled steps of named actors (explorer/constraints.hpp): exact
+// Ordering constraints between labelled steps of named actors (explorer/core/constraints.hpp): exact
 // counts under exhaustive DFS, infeasible executions, unsatisfiable constraints, the parse-time
 // errors, and strict replay of a schedule that breaks a constraint.
 //
@@ -8,9 +8,9 @@
 //   A's 2nd s after B's 1st s  -> all but a1 a2 b1 b2                                   = 5
 //   B's 1st s after A's 1st s  -> a1 first, then a2 anywhere among b1 b2: a2b1b2, b1a2b2, b1b2a2 = 3
 //   both of the last two       -> a1 b1 then {a2, b2} in either order                   = 2
-#include "explorer/constraints.hpp"
-#include "explorer/explorer.hpp"
-#include "explorer/input_error.hpp"
+#include "explorer/core/constraints.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/input_error.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "tests/explorer/helpers.hpp"

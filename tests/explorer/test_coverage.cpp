@@ -1,6 +1,6 @@
 // Coverage goals: a "holds" verdict is only meaningful if the dangerous situation was explored.
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "tests/explorer/helpers.hpp"
 

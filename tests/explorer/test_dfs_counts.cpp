@@ -7,7 +7,7 @@
 //   two actors, 3 and 2 steps     -> 5! / (3! 2!)       = 10
 //   three actors, 2 steps each    -> 6! / (2! 2! 2!)    = 90
 //   2 + 2 steps, one choose(3)    -> 3 * 4! / (2! 2!)   = 3 * 6 = 18
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "tests/explorer/helpers.hpp"
 

@@ -1,9 +1,9 @@
-// Explaining an incident (explorer/explain.hpp) on a small program that exhaustive DFS can search
+// Explaining an incident (explorer/evidence/explain.hpp) on a small program that exhaustive DFS can search
 // to the end: the lines related to the failure, the incident's order, the explanations found by
 // DPOR against those of DFS, and the cutting search against the search that filters only at the
 // end (under DFS, which abandons a cut execution, and under DPOR, which runs it on untraced).
-#include "explorer/explain.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/evidence/explain.hpp"
+#include "explorer/core/primitives.hpp"
 
 #include <catch2/catch.hpp>
 

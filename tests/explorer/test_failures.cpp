@@ -1,6 +1,6 @@
 // Engine-detected failures: deadlock, the step bound, exceptions and failed checks in actors.
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // The Fiber lifecycle, including recycling (the engine reuses one execution's fibers for the next).
-#include "explorer/fiber.hpp"
+#include "explorer/core/fiber.hpp"
 
 #include <catch2/catch.hpp>
 

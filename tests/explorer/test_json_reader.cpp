@@ -1,5 +1,5 @@
 // Exact error messages for user-written JSON: file, JSON path, what is wrong.
-#include "explorer/json_reader.hpp"
+#include "explorer/core/json_reader.hpp"
 #include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,8 +1,8 @@
-// Log patterns (explorer/log_pattern.hpp): what a pattern's text may be, rendering, and matching
+// Log patterns (explorer/evidence/log_pattern.hpp): what a pattern's text may be, rendering, and matching
 // records read by the log reader.
-#include "explorer/execution.hpp"
-#include "explorer/log_pattern.hpp"
-#include "explorer/log_reader.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/evidence/log_pattern.hpp"
+#include "explorer/evidence/log_reader.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
-// The incident-log reader (explorer/log_reader.hpp): each layout's fields, continuation and
+// The incident-log reader (explorer/evidence/log_reader.hpp): each layout's fields, continuation and
 // ignored lines, times across layouts, and every kind of bad input with its file and line.
-#include "explorer/log_reader.hpp"
+#include "explorer/evidence/log_reader.hpp"
 #include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>

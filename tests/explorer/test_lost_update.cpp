@@ -1,6 +1,6 @@
 // The classic lost update, with and without a mutex, and exact replay of its counterexample.
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "tests/explorer/helpers.hpp"
 

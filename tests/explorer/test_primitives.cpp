@@ -1,6 +1,6 @@
 // Blocking waits, spawn and join, reader-writer locks: counts derived by hand.
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,9 +1,9 @@
 // Schedules as data: JSON round trip, strict replay, divergence and malformed input.
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
-#include "explorer/schedule.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
+#include "explorer/core/schedule.hpp"
 #include "explorer/strategies/random.hpp"
-#include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
+#include "reports/trace/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
 #include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>

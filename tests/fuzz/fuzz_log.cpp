@@ -1,9 +1,9 @@
-// Fuzz target: the incident-log reader (explorer/log_reader.hpp) on arbitrary bytes: every layout's
+// Fuzz target: the incident-log reader (explorer/evidence/log_reader.hpp) on arbitrary bytes: every layout's
 // scanner, continuation lines, the time arithmetic between neighbouring records and the order
 // check. An input the reader rejects must be rejected with InputError (exit 2 in the CLI).
 // docs/fuzzing.md says how to run it.
-#include "explorer/input_error.hpp"
-#include "explorer/log_reader.hpp"
+#include "explorer/core/input_error.hpp"
+#include "explorer/evidence/log_reader.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -2,8 +2,8 @@
 // (parse_scenario: the envelope, the exploration keys, the model's sections and cross-field
 // rules, the expectation), then the strategy the scenario asks for. docs/fuzzing.md says how
 // to run it.
-#include "explorer/input_error.hpp"
-#include "explorer/json_reader.hpp"
+#include "explorer/core/input_error.hpp"
+#include "explorer/core/json_reader.hpp"
 #include "reports/run/exploration.hpp"
 #include "reports/run/scenario.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -12,9 +12,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace interleave;
   const std::string file = "fuzz.json";
   try {
-    const cli::Scenario s = cli::parse_scenario(parse_json(fuzz::text_of(data, size), file), file,
+    const run::Scenario s = run::parse_scenario(parse_json(fuzz::text_of(data, size), file), file,
                                       fuzz::models());
-    cli::make_strategy_for(s.exploration);
+    run::make_strategy_for(s.exploration);
   } catch (const InputError&) {
     // rejected as the CLI rejects bad input: exit 2
   }

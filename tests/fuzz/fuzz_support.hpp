@@ -5,7 +5,7 @@
 // does an abort or a sanitizer report.
 #pragma once
 
-#include "explorer/model_driver.hpp"
+#include "explorer/model_api/model_driver.hpp"
 #include "model/register.hpp"
 #include "tests/cli/counter_model.hpp"
 

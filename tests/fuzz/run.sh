@@ -47,7 +47,7 @@ python3 - "$root" "$work/$target.dict" "$target" <<'PY'
 import json, sys
 root, out, target = sys.argv[1], sys.argv[2], sys.argv[3]
 if target == "log":
-    # The layouts' fixed parts (explorer/log_reader.hpp) instead of JSON schema keys.
+    # The layouts' fixed parts (explorer/evidence/log_reader.hpp) instead of JSON schema keys.
     tokens = [b'INFO', b'WARN', b'ERROR', b'FATAL', b'DEBUG', b' (', b'|', b') [', b'():', b'] ',
               b'.java', b'+08:00', b'Z', b'-', b':', b'.', b'2025-05-16 05:10:02.103',
               b'I20250516 05:10:14.120345 ', b'W0516 ', b'05:10:14 ', b'\tat ', b'\n',
@@ -76,7 +76,7 @@ def walk(node):
             walk(v)
 for schema in ("scenarios/scenario.schema.json",
                "model/starrocks/starrocks-temp-tables.schema.json",
-               "reports/trace.schema.json"):
+               "reports/trace/trace.schema.json"):
     walk(json.load(open(f"{root}/{schema}")))
 tokens = ['{', '}', '[', ']', ':', ',', 'true', 'false', 'null', '1e999', '-0', '0.5',
           '18446744073709551616', '"\\u0000"', '[[[[[[[[[[[[[[[[', ']]]]]]]]]]]]]]]]']

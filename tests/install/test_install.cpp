@@ -227,7 +227,7 @@ TEST_CASE("the example of docs/engine.md builds against the installed package an
   for (const char* f :
        {"lib/cmake/Interleave/InterleaveConfig.cmake",
         "lib/cmake/Interleave/InterleaveConfigVersion.cmake",
-        "include/interleave/explorer/explorer.hpp", "include/interleave/reports/trace.hpp",
+        "include/interleave/explorer/search/explorer.hpp", "include/interleave/reports/trace/trace.hpp",
         "include/interleave/reports/run/run.hpp", "include/interleave/reports/cli/cli.hpp"})
     CHECK(fs::exists(prefix / f));
   for (const auto& [name, content] : e.files)

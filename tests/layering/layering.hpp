@@ -1,7 +1,15 @@
 // The layering of the source tree, as a check of its #include lines (docs/architecture.md,
 // "Layers"):
 //
-//   explorer/       the engine                  includes explorer/ only
+//   explorer/       the engine                  includes explorer/ only, each part only its
+//                                               own folder and the parts before it:
+//     core/         the execution, the actor API, the strategy seam, schedules, JSON reading
+//     strategies/   one strategy per file       core/
+//     time/         virtual time                core/, strategies/
+//     search/       the loops over executions   core/, strategies/, time/
+//     evidence/     incident logs, explanations core/, strategies/, time/, search/
+//     model_api/    what a model implements     every part before it
+//                   (no file lies loose at explorer/'s root)
 //   reports/        trace documents, renderers  includes explorer/, reports/ (not reports/run/,
 //                                               reports/cli/)
 //   reports/run/    the run layer: scenarios,   includes explorer/, reports/, reports/run/ (not
@@ -14,19 +22,21 @@
 //   model/<name>/example/main.cpp               the same: a model's own executable, built out
 //                                               of tree against the installed package
 //
-// Quoted includes are paths from the source root ("explorer/explorer.hpp"): anything else quoted
+// Quoted includes are paths from the source root ("explorer/search/explorer.hpp"): anything else quoted
 // (tests/, a path relative to the including file) is a violation too. Of the angle-bracket
 // includes, CLI11 (<CLI/...>) belongs to the command line (reports/cli/ and model/main.cpp, not
 // the run layer beneath it), Catch2 (<catch2/...>) to tests/.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace interleave::test {
@@ -46,12 +56,31 @@ enum class Kind { kEngine, kReports, kRun, kCli, kExecutable, kRegistration, kMo
 struct FileLayer {
   Kind kind;
   std::string model_dir;  ///< kModel: "model/<name>/"
+  int part = -1;          ///< kEngine: the index of its part in kEngineParts
 };
+
+/// The engine's parts, in order: a part includes only itself and the parts before it.
+inline constexpr std::array<std::string_view, 6> kEngineParts = {
+    "core/", "strategies/", "time/", "search/", "evidence/", "model_api/"};
+
+/// The one include that goes against the order: the execution keeps the durations its actors
+/// give in the time part's TimingRecord (explorer/time/timing.hpp).
+inline bool engine_exception(const std::string& path, const std::string& target) {
+  return path == "explorer/core/execution.hpp" && target == "explorer/time/timing.hpp";
+}
+
+/// The part of an engine path ("explorer/search/x.hpp" -> 3); -1 when it is in none.
+inline int engine_part(std::string_view path) {
+  path.remove_prefix(std::string_view("explorer/").size());
+  for (std::size_t i = 0; i < kEngineParts.size(); ++i)
+    if (path.starts_with(kEngineParts[i])) return static_cast<int>(i);
+  return -1;
+}
 
 /// The layer of a file, from its path relative to the source root ('/'-separated); nullopt for
 /// files outside the layers (tests/, scenarios/, ...).
 inline std::optional<FileLayer> layer_of(const std::string& path) {
-  if (path.starts_with("explorer/")) return FileLayer{Kind::kEngine, ""};
+  if (path.starts_with("explorer/")) return FileLayer{Kind::kEngine, "", engine_part(path)};
   if (path.starts_with("reports/run/")) return FileLayer{Kind::kRun, ""};
   if (path.starts_with("reports/cli/")) return FileLayer{Kind::kCli, ""};
   if (path.starts_with("reports/")) return FileLayer{Kind::kReports, ""};
@@ -66,7 +95,8 @@ inline std::optional<FileLayer> layer_of(const std::string& path) {
 }
 
 /// Why `layer` may not include `target` ("" when it may). `quoted`: #include "..." (else <...>).
-inline std::string violation(const FileLayer& layer, const std::string& target, bool quoted) {
+inline std::string violation(const FileLayer& layer, const std::string& target, bool quoted,
+                             const std::string& path = "") {
   auto under = [&target](std::string_view prefix) { return target.starts_with(prefix); };
   if (!quoted) {
     if (under("catch2/")) return "Catch2 belongs to tests/";
@@ -75,9 +105,17 @@ inline std::string violation(const FileLayer& layer, const std::string& target, 
     return "";
   }
   switch (layer.kind) {
-    case Kind::kEngine:
-      if (under("explorer/")) return "";
-      return "the engine (explorer/) may include only explorer/";
+    case Kind::kEngine: {
+      if (!under("explorer/")) return "the engine (explorer/) may include only explorer/";
+      if (layer.part < 0) return "a file of the engine lies in none of its parts";
+      const int part = engine_part(target);
+      if (part < 0) return "the engine's parts include only files of its parts";
+      if (part > layer.part && !engine_exception(path, target))
+        return "explorer/" + std::string(kEngineParts[static_cast<std::size_t>(layer.part)]) +
+               " may include only its own folder and the parts before it (" +
+               "core/, strategies/, time/, search/, evidence/, model_api/)";
+      return "";
+    }
     case Kind::kReports:
       if (under("explorer/") ||
           (under("reports/") && !under("reports/run/") && !under("reports/cli/")))
@@ -133,7 +171,7 @@ inline LayeringScan scan_layering(const std::filesystem::path& root) {
         ++scan.includes;
         const bool quoted = m[1] == "\"";
         const std::string target = m[2];
-        const std::string why = layering::violation(*layer, target, quoted);
+        const std::string why = layering::violation(*layer, target, quoted, path);
         if (why.empty()) continue;
         char key[24];
         std::snprintf(key, sizeof key, ":%08zu", number);

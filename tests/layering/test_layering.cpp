@@ -66,11 +66,11 @@ TEST_CASE("every #include of explorer/, reports/ and model/ respects the layers"
 TEST_CASE("the check rejects each include across the layers the wrong way", "[layering]") {
   TempTree t;
   // Allowed: each layer including itself and the layers above it.
-  t.file("explorer/a.hpp", {"#include \"explorer/b.hpp\"", "#include <nlohmann/json.hpp>"});
-  t.file("explorer/strategies/s.cpp", {"#include \"explorer/a.hpp\""});
-  t.file("reports/r.cpp", {"#include \"reports/r.hpp\"", "#include \"explorer/a.hpp\""});
+  t.file("explorer/core/a.hpp", {"#include \"explorer/core/b.hpp\"", "#include <nlohmann/json.hpp>"});
+  t.file("explorer/strategies/s.cpp", {"#include \"explorer/core/a.hpp\""});
+  t.file("reports/r.cpp", {"#include \"reports/r.hpp\"", "#include \"explorer/core/a.hpp\""});
   t.file("reports/run/u.cpp", {"#include \"reports/run/u.hpp\"", "#include \"reports/r.hpp\"",
-                               "#include \"explorer/a.hpp\"", "#include <nlohmann/json.hpp>"});
+                               "#include \"explorer/core/a.hpp\"", "#include <nlohmann/json.hpp>"});
   t.file("reports/cli/c.cpp", {"#include \"reports/cli/c.hpp\"", "#include \"reports/r.hpp\"",
                                "#include \"reports/run/u.hpp\"", "#include <CLI/CLI.hpp>"});
   t.file("model/main.cpp", {"#include \"reports/cli/c.hpp\"", "#include \"model/register.hpp\"",
@@ -78,18 +78,21 @@ TEST_CASE("the check rejects each include across the layers the wrong way", "[la
   t.file("model/alpha/example/main.cpp",
          {"#include \"model/alpha/alpha.hpp\"", "#include \"reports/cli/c.hpp\""});
   t.file("model/register.cpp",
-         {"#include \"model/alpha/alpha.hpp\"", "#include \"explorer/a.hpp\""});
+         {"#include \"model/alpha/alpha.hpp\"", "#include \"explorer/core/a.hpp\""});
   t.file("model/alpha/alpha.cpp",
-         {"#include \"model/alpha/alpha.hpp\"", "#include \"explorer/a.hpp\"",
+         {"#include \"model/alpha/alpha.hpp\"", "#include \"explorer/core/a.hpp\"",
           "#include \"model/register.hpp\""});
   t.file("tests/t.cpp", {"#include \"model/alpha/alpha.hpp\"", "#include <catch2/catch.hpp>"});
   t.file("explorer/notes.txt", {"#include \"reports/r.hpp\""});  // not a source file
   CHECK(scan_layering(t.root()).violations.empty());
 
   // Each way of breaking them.
-  t.file("explorer/up.hpp", {"// the engine reaching up", "#include \"reports/trace.hpp\""});
+  t.file("explorer/search/up.hpp", {"// the engine reaching up", "#include \"reports/trace/trace.hpp\""});
   t.file("explorer/strategies/model.cpp", {"  #  include \"model/world.hpp\""});
-  t.file("explorer/cli.cpp", {"#include <CLI/CLI.hpp>"});
+  t.file("explorer/core/cli.cpp", {"#include <CLI/CLI.hpp>"});
+  t.file("explorer/core/down.hpp", {"#include \"explorer/search/explorer.hpp\""});
+  t.file("explorer/time/clock.hpp", {"#include \"explorer/evidence/explain.hpp\""});
+  t.file("explorer/loose.cpp", {"#include \"explorer/core/a.hpp\""});
   t.file("reports/model.cpp", {"#include \"model/alpha/alpha.hpp\""});
   t.file("reports/cli_user.cpp", {"#include \"reports/cli/c.hpp\""});
   t.file("reports/relative.cpp", {"#include \"r.hpp\""});
@@ -98,7 +101,7 @@ TEST_CASE("the check rejects each include across the layers the wrong way", "[la
   t.file("reports/run/cli.cpp", {"#include \"reports/run/u.hpp\"", "#include <CLI/CLI.hpp>"});
   t.file("reports/run/commands.cpp", {"#include \"reports/cli/c.hpp\""});
   t.file("reports/run/model.cpp", {"#include \"model/alpha/alpha.hpp\""});
-  t.file("model/alpha/reports.cpp", {"#include \"reports/trace.hpp\""});
+  t.file("model/alpha/reports.cpp", {"#include \"reports/trace/trace.hpp\""});
   t.file("model/alpha/other.cpp", {"#include \"model/beta/beta.hpp\""});
   t.file("model/alpha/tests.cpp",
          {"#include \"tests/programs.hpp\"", "#include <catch2/catch.hpp>"});
@@ -107,15 +110,23 @@ TEST_CASE("the check rejects each include across the layers the wrong way", "[la
   const LayeringScan scan = scan_layering(t.root());
   CHECK(scan.violations ==
         std::vector<std::string>{
-            "explorer/cli.cpp:1: includes <CLI/CLI.hpp>: CLI11 belongs to the command line "
+            "explorer/core/cli.cpp:1: includes <CLI/CLI.hpp>: CLI11 belongs to the command line "
             "(reports/cli/, model/main.cpp)",
+            "explorer/core/down.hpp:1: includes \"explorer/search/explorer.hpp\": explorer/core/ "
+            "may include only its own folder and the parts before it (core/, strategies/, time/, "
+            "search/, evidence/, model_api/)",
+            "explorer/loose.cpp:1: includes \"explorer/core/a.hpp\": a file of the engine lies in "
+            "none of its parts",
+            "explorer/search/up.hpp:2: includes \"reports/trace/trace.hpp\": the engine (explorer/) "
+            "may include only explorer/",
             "explorer/strategies/model.cpp:1: includes \"model/world.hpp\": the engine "
             "(explorer/) may include only explorer/",
-            "explorer/up.hpp:2: includes \"reports/trace.hpp\": the engine (explorer/) may "
-            "include only explorer/",
+            "explorer/time/clock.hpp:1: includes \"explorer/evidence/explain.hpp\": explorer/time/ "
+            "may include only its own folder and the parts before it (core/, strategies/, time/, "
+            "search/, evidence/, model_api/)",
             "model/alpha/other.cpp:1: includes \"model/beta/beta.hpp\": a model (model/alpha/) "
             "may include only explorer/, model/alpha/ and the registration headers of model/",
-            "model/alpha/reports.cpp:1: includes \"reports/trace.hpp\": a model (model/alpha/) "
+            "model/alpha/reports.cpp:1: includes \"reports/trace/trace.hpp\": a model (model/alpha/) "
             "may include only explorer/, model/alpha/ and the registration headers of model/",
             "model/alpha/tests.cpp:1: includes \"tests/programs.hpp\": a model (model/alpha/) "
             "may include only explorer/, model/alpha/ and the registration headers of model/",

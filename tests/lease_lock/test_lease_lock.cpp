@@ -4,7 +4,7 @@
 // the real executable).
 #include "tests/cli/helpers.hpp"
 
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "model/lease_lock/lease_lock.hpp"
 

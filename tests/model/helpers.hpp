@@ -1,7 +1,7 @@
 // Helpers shared by the model's tests: small worlds and explorations of them.
 #pragma once
 
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "explorer/strategies/random.hpp"

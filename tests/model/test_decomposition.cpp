@@ -8,7 +8,7 @@
 // more than delay shows that the comparison would catch a broken argument.
 #include "tests/model/helpers.hpp"
 
-#include "explorer/decomposition.hpp"
+#include "explorer/search/decomposition.hpp"
 #include "model/starrocks/actors.hpp"
 #include "model/starrocks/decomposition.hpp"
 #include "model/starrocks/spawn_plan.hpp"

@@ -1,6 +1,6 @@
 // The model's scenario sections ("cluster", "actors", "policy", "timing"), its driver and its
 // catalog: every error names the file and the JSON path.
-#include "explorer/input_error.hpp"
+#include "explorer/core/input_error.hpp"
 #include "model/register.hpp"
 #include "model/starrocks/scenario.hpp"
 #include "model/starrocks/spawn_plan.hpp"

@@ -3,7 +3,7 @@
 // `explore` costs no more than the two fixed-rows searches; and C4 reads every session's row
 // whatever their number (a wide step), so no key-set object orders the E2a's and D4's of
 // different sessions.
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "tests/model/helpers.hpp"

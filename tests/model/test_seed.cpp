@@ -1,6 +1,6 @@
 // The seed (StarRocks issue 79294) under starrocks-4.1.1: a recursive-CTE TaskRun's staging table
 // is dropped by the TemporaryTableCleaner while a CN tablet sink still needs its schema.
-#include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
+#include "reports/trace/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
 #include "model/starrocks/log_patterns.hpp"
 #include "tests/model/helpers.hpp"
 

@@ -3,7 +3,7 @@
 // - existing: alive / gone: the session's U1..U3 are the initial state (StarRocks'
 //   TemporaryTableCleanerTest starts from a manager that holds sessions);
 // - end: abnormal (the connection drops: no CLEAN TEMPORARY TABLE) / never (stays connected).
-#include "explorer/input_error.hpp"
+#include "explorer/core/input_error.hpp"
 #include "model/starrocks/scenario.hpp"
 #include "model/starrocks/world.hpp"
 #include "tests/model/helpers.hpp"

@@ -5,7 +5,7 @@
 // fingerprint have the same futures.
 #include "helpers.hpp"
 
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "explorer/strategies/random.hpp"

@@ -1,7 +1,7 @@
 // The model's tables (knobs, presets, properties and coverage goals, the spawn plan) and what is
 // derived from them elsewhere: the shipped JSON Schema's "policy" section, the tables of
 // docs/model.md, the parser and the policy JSON.
-#include "explorer/input_error.hpp"
+#include "explorer/core/input_error.hpp"
 #include "model/starrocks/scenario.hpp"
 #include "model/starrocks/spawn_plan.hpp"
 #include "tests/model/helpers.hpp"

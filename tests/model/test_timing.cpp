@@ -1,9 +1,9 @@
-// The StarRocks world in time (model/starrocks/durations.hpp, explorer/simulate.hpp): the seed's
+// The StarRocks world in time (model/starrocks/durations.hpp, explorer/search/simulate.hpp): the seed's
 // staging table is dropped with probability (D + 1)/30 when the anchor insert lasts D seconds (and
 // the iteration that adds no rows 1 s) under a
 // 30 s cleaner of free phase; a timed world without a failure window holds timed and sees none in
 // simulation; the S2a..S3 window of the proposed fix stays possible timed and is rare.
-#include "explorer/simulate.hpp"
+#include "explorer/search/simulate.hpp"
 #include "tests/model/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -79,7 +79,7 @@ TEST_CASE("timed seed: a short anchor insert is still a violation to the exhaust
   CHECK(test::counterexample(r, "sink_table_not_found") != nullptr);
   CHECK(r.stats.timing_infeasible > 0);  // the executions whose pass misses the window
   // A phase given does not pin the pass to the run: the run starts when the dispatcher's poll
-  // (a wait, whose delay has no bound: explorer/timing.hpp) takes it, at any time.
+  // (a wait, whose delay has no bound: explorer/time/timing.hpp) takes it, at any time.
   WorldConfig late = timed_seed("starrocks-4.1.1", Duration::exactly(seconds(2)));
   late.timing.cleaner_phase = seconds(10);
   const ExplorationResult l = test::explore(late, false);

@@ -4,10 +4,10 @@
 // external tools (dot, xmllint) on an output.
 #pragma once
 
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 #include "tests/programs.hpp"
 
 #include <string>

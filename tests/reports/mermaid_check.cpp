@@ -1,6 +1,6 @@
 #include "tests/reports/mermaid_check.hpp"
 
-#include "reports/text_util.hpp"
+#include "reports/render/text_util.hpp"
 
 #include <algorithm>
 #include <array>

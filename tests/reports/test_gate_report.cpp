@@ -1,7 +1,7 @@
 // The gate's reports: JUnit XML (exact, and parsed by xmllint) and the Markdown report (summary
 // table, one mermaid block per counterexample, step lists), with adversarial scenario names.
-#include "reports/gate_report.hpp"
-#include "reports/render.hpp"
+#include "reports/gate/gate_report.hpp"
+#include "reports/render/render.hpp"
 #include "tests/reports/helpers.hpp"
 #include "tests/reports/mermaid_check.hpp"
 

@@ -1,6 +1,6 @@
 // The happens-before edges behind render_dot and render_mermaid, on explored programs and on
 // hand-made step lists.
-#include "reports/happens_before.hpp"
+#include "reports/analysis/happens_before.hpp"
 #include "tests/reports/helpers.hpp"
 
 #include <catch2/catch.hpp>

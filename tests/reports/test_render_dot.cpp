@@ -1,5 +1,5 @@
 // render_dot: exact output and edges for small graphs, and every output rendered by Graphviz.
-#include "reports/render.hpp"
+#include "reports/render/render.hpp"
 #include "tests/reports/helpers.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,10 +1,10 @@
-// `show --format log` as a function (reports/render_log.hpp): the lines a counterexample's notes
+// `show --format log` as a function (reports/render/render_log.hpp): the lines a counterexample's notes
 // record, in fe.log's layout for an FE class and glog's for a CN file, with the trace's times on
 // its wall-clock origin when it is timed and the placeholder clock (1970, the step's index in
 // milliseconds) when not; and every line reads back through the log reader as the record of
 // its pattern.
-#include "explorer/log_reader.hpp"
-#include "reports/render_log.hpp"
+#include "explorer/evidence/log_reader.hpp"
+#include "reports/render/render_log.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // render_mermaid: exact output for a small case, and every output (adversarial labels included)
 // checked against the sequenceDiagram subset of mermaid_check.hpp.
-#include "reports/render.hpp"
-#include "reports/text_util.hpp"
+#include "reports/render/render.hpp"
+#include "reports/render/text_util.hpp"
 #include "tests/reports/helpers.hpp"
 #include "tests/reports/mermaid_check.hpp"
 

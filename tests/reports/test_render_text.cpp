@@ -1,5 +1,5 @@
 // render_text: the timeline with one column per actor, exactly.
-#include "reports/render.hpp"
+#include "reports/render/render.hpp"
 #include "tests/reports/helpers.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,8 +1,8 @@
-// The stats of an exploration derive from one table of counters (explorer/stats.hpp:
+// The stats of an exploration derive from one table of counters (explorer/search/stats.hpp:
 // stats_fields()): +=, the JSON written and read, the --json summaries `merge` adds up, and the
 // trace schema's "stats" object, which this test holds against the table.
-#include "explorer/json_reader.hpp"
-#include "explorer/stats.hpp"
+#include "explorer/core/json_reader.hpp"
+#include "explorer/search/stats.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -70,7 +70,7 @@ TEST_CASE("the stats table: every counter once, each written, read back and comb
 }
 
 TEST_CASE("the trace schema's stats object has the table's keys", "[stats]") {
-  std::ifstream in(std::string(INTERLEAVE_SOURCE_DIR) + "/reports/trace.schema.json");
+  std::ifstream in(std::string(INTERLEAVE_SOURCE_DIR) + "/reports/trace/trace.schema.json");
   const nlohmann::json schema = nlohmann::json::parse(in);
   const nlohmann::json& stats = schema.at("$defs").at("stats");
   std::set<std::string> properties, required;

@@ -1,5 +1,5 @@
 // The text helpers of reports/: UTF-8 repair, printable text, wrapping, seconds.
-#include "reports/text_util.hpp"
+#include "reports/render/text_util.hpp"
 
 #include <catch2/catch.hpp>
 

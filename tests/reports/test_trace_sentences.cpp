@@ -1,6 +1,6 @@
-// The sentences of reports/trace.hpp: the one place that says a counterexample in words, in the
+// The sentences of reports/trace/trace.hpp: the one place that says a counterexample in words, in the
 // report and the console wording, for each place a violation can be detected.
-#include "reports/trace.hpp"
+#include "reports/trace/trace.hpp"
 #include "tests/reports/helpers.hpp"
 
 #include <catch2/catch.hpp>

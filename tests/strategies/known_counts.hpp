@@ -1,11 +1,11 @@
-// Programs whose size is known, for the estimator (explorer/estimate.hpp): the literature
+// Programs whose size is known, for the estimator (explorer/search/estimate.hpp): the literature
 // programs of tests/strategies/literature.hpp with their published Mazurkiewicz trace counts
 // (POPL 2014 Table 1), and small programs whose DFS tree is counted by running DFS. Shared by
 // tests/strategies/test_estimate.cpp (each estimate within a factor of 2) and
 // tests/bench/bench_estimate.cpp (the figures of docs/strategies.md).
 #pragma once
 
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "tests/strategies/literature.hpp"
 

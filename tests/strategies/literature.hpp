@@ -9,8 +9,8 @@
 // .../from_TRACER/filesystem.c, tests/smoke/C-tests/lastzero_*.c and readers_*.c).
 #pragma once
 
-#include "explorer/execution.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/core/primitives.hpp"
 
 #include <memory>
 #include <string>

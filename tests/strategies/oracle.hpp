@@ -2,12 +2,12 @@
 // canonicalised to its Mazurkiewicz trace (Foata normal form), plus a seeded generator of small
 // random programs (reads, writes, read-modify-writes, mutexes, reader-writer locks, waits,
 // choices, spawn and join, step-local checks, final states), optionally with random durations
-// (Actor::lasts): then only the timed-feasible executions count (explorer/timing.hpp).
+// (Actor::lasts): then only the timed-feasible executions count (explorer/time/timing.hpp).
 #pragma once
 
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
-#include "explorer/rng.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
+#include "explorer/core/rng.hpp"
 #include "explorer/strategies/dfs.hpp"
 
 #include <algorithm>

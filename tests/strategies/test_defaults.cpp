@@ -1,10 +1,10 @@
 // Each default of the engine is declared once; where a struct keeps its own copy (an options
 // struct of its own layer), these tests hold the copies equal to the one declaration.
-#include "explorer/estimate.hpp"
-#include "explorer/execution.hpp"
-#include "explorer/explorer.hpp"
-#include "explorer/minimize.hpp"
-#include "explorer/portfolio.hpp"
+#include "explorer/search/estimate.hpp"
+#include "explorer/core/execution.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/search/minimize.hpp"
+#include "explorer/search/portfolio.hpp"
 #include "explorer/strategies/factory.hpp"
 #include "explorer/strategies/pct.hpp"
 #include "explorer/strategies/preemption_bound.hpp"

@@ -8,7 +8,7 @@
 //     DPOR explores under (the declared conflicts, the steps that change what an invariant reads
 //     ordered, and every two state-changing steps under dpor-all-writes).
 #include "explorer/strategies/dpor.hpp"
-#include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
+#include "reports/trace/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
 #include "tests/strategies/oracle.hpp"
 
 #include <catch2/catch.hpp>
@@ -605,7 +605,7 @@ std::vector<OrderConstraint> random_constraints(const RandomProgram& rp, std::ui
 
 TEST_CASE("dpor: random programs under random ordering constraints agree with brute force",
           "[dpor][random][constraints]") {
-  // The constraint objects (explorer/constraints.hpp) make a held step depend on the step it
+  // The constraint objects (explorer/core/constraints.hpp) make a held step depend on the step it
   // waits for: DPOR must find the same violations, final states and traces as DFS under them.
   std::uint64_t checked = 0, with_infeasible = 0, with_feasible = 0;
   for (const auto shape : {RandomProgram::Shape::kSmall, RandomProgram::Shape::kWaits}) {

@@ -1,13 +1,13 @@
-// Knuth's estimator (explorer/estimate.hpp) against known counts: the literature programs of
+// Knuth's estimator (explorer/search/estimate.hpp) against known counts: the literature programs of
 // tests/strategies/literature.hpp, whose Mazurkiewicz trace counts are published (POPL 2014
 // Table 1; tests/strategies/test_dpor_literature.cpp checks DPOR against them), and DFS's
 // execution counts of small programs, counted by running DFS. At the documented default number
 // of probes (EstimateOptions::kDefaultProbes) each estimate is within a factor of 2, except
 // filesystem(18) and filesystem(19) (literature_misses, below: far too low).
 // (The model configuration with a known count is in tests/cli/test_estimate_cli.cpp.)
-#include "explorer/estimate.hpp"
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/estimate.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "tests/strategies/known_counts.hpp"

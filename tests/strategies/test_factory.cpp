@@ -1,5 +1,5 @@
 // The strategy factory: names, defaults, parameters.
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/factory.hpp"
 

@@ -1,8 +1,8 @@
 // Counterexample minimisation: the same property, the fewest preemptions, then the fewest steps,
 // and the result replays strictly.
-#include "explorer/explorer.hpp"
-#include "explorer/minimize.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/search/minimize.hpp"
+#include "explorer/core/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/random.hpp"

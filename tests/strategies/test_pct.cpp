@@ -1,8 +1,8 @@
 // PCT: seeded, reproducible per execution, finds shallow bugs, never claims "holds".
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "explorer/strategies/pct.hpp"
-#include "reports/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
+#include "reports/trace/trace.hpp"  // to_json(ExplorationResult), to compare two explorations
 
 #include <catch2/catch.hpp>
 

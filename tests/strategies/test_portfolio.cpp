@@ -1,11 +1,11 @@
-// The portfolio (explorer/portfolio.hpp) against its members run alone: on random programs it
+// The portfolio (explorer/search/portfolio.hpp) against its members run alone: on random programs it
 // violates the properties DPOR alone violates and holds where DPOR alone holds, its DPOR member
 // runs the same complete executions as DPOR alone, its result is byte-identical with 1, 2 or 4
 // threads, and the counterexample it reports is the one the round-and-rank rule names, computed
 // here from each member run alone.
-#include "explorer/portfolio.hpp"
-#include "explorer/split.hpp"
-#include "reports/trace.hpp"  // to_json(ExplorationResult)
+#include "explorer/search/portfolio.hpp"
+#include "explorer/search/split.hpp"
+#include "reports/trace/trace.hpp"  // to_json(ExplorationResult)
 #include "tests/strategies/oracle.hpp"
 
 #include <catch2/catch.hpp>

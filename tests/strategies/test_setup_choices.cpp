@@ -2,8 +2,8 @@
 // strategy enumerates them like Actor::choose, they are recorded in the schedule before every step
 // and replay, and DPOR explores the traces of each value as it would a program without the choice
 // (it belongs to no step, so no wakeup sequence ends at it: optimal DPOR, nothing blocked).
-#include "explorer/explorer.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/explorer.hpp"
+#include "explorer/core/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 

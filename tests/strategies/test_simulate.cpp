@@ -1,9 +1,9 @@
-// Simulation (explorer/simulate.hpp): runs in time order with drawn durations. A window of D in
+// Simulation (explorer/search/simulate.hpp): runs in time order with drawn durations. A window of D in
 // a period of P is hit with probability D / P; the counts do not depend on the threads; the
 // Wilson interval; each law's draws stay in bounds and have the law's mean.
-#include "explorer/simulate.hpp"
-#include "explorer/strategies/discrete_event.hpp"
-#include "explorer/primitives.hpp"
+#include "explorer/search/simulate.hpp"
+#include "explorer/time/discrete_event.hpp"
+#include "explorer/core/primitives.hpp"
 
 #include <catch2/catch.hpp>
 

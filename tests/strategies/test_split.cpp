@@ -1,11 +1,11 @@
-// The split search (explorer/split.hpp) against the single DPOR search and against brute force:
+// The split search (explorer/search/split.hpp) against the single DPOR search and against brute force:
 // on random programs and at several depths, the union over the prefixes explores each trace once
 // (the same Foata forms as DFS, as many complete executions as traces), violates the same
 // properties, reaches the same final states and gives the same verdict; its result is
 // byte-identical whatever the number of threads; shards partition the prefixes; a stop at the
 // first violation and an execution budget cut the search at the same place with any thread count.
-#include "explorer/split.hpp"
-#include "reports/trace.hpp"  // to_json(ExplorationResult)
+#include "explorer/search/split.hpp"
+#include "reports/trace/trace.hpp"  // to_json(ExplorationResult)
 #include "tests/strategies/oracle.hpp"
 
 #include <catch2/catch.hpp>

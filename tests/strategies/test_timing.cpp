@@ -1,9 +1,9 @@
-// Virtual time (explorer/timing.hpp): timed DPOR against timed brute force on random programs with
+// Virtual time (explorer/time/timing.hpp): timed DPOR against timed brute force on random programs with
 // random durations, a violation that needs a step faster than its minimum, periodic actors, the
 // earliest times of a counterexample and the windows between two steps.
 #include "explorer/strategies/dpor.hpp"
-#include "explorer/timing.hpp"
-#include "reports/trace.hpp"
+#include "explorer/time/timing.hpp"
+#include "reports/trace/trace.hpp"
 #include "tests/strategies/oracle.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // Operations with more accesses than an Op holds inline (Op::kMaxAccesses), kept out of line: they
 // keep every access, and DFS and DPOR order them exactly with the operations on each of their
 // objects (the random programs of Shape::kWideOps in test_dpor_soundness.cpp check more).
-#include "explorer/explorer.hpp"
+#include "explorer/search/explorer.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/dpor/dependency.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "explorer/strategies/dpor/dependency.hpp"
-#include "explorer/types.hpp"
+#include "explorer/core/types.hpp"
 
 #include <array>
 #include <cstddef>

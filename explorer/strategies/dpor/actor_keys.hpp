@@ -6,7 +6,7 @@
 #pragma once
 
 #include "explorer/strategies/dpor/indices.hpp"
-#include "explorer/types.hpp"
+#include "explorer/core/types.hpp"
 
 #include <array>
 #include <bit>

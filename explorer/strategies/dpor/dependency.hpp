@@ -1,5 +1,5 @@
 // The dependency relation DPOR explores under: the conflicts of the declared accesses
-// (conflicts(Op, Op) in explorer/types.hpp), extended by writes to ghost objects that order more
+// (conflicts(Op, Op) in explorer/core/types.hpp), extended by writes to ghost objects that order more
 // steps than their accesses do:
 //   - all writes: every step that changes shared state (an access that is not an observation)
 //     writes one ghost, so every two such steps are dependent. Asked for by
@@ -16,8 +16,8 @@
 // Ghost ids are reserved object ids (types.hpp: kFirstReservedObject and up), never registered.
 #pragma once
 
-#include "explorer/strategy.hpp"
-#include "explorer/types.hpp"
+#include "explorer/core/strategy.hpp"
+#include "explorer/core/types.hpp"
 
 #include <algorithm>
 #include <array>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "explorer/strategies/dpor/indices.hpp"
-#include "explorer/types.hpp"
+#include "explorer/core/types.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -13,7 +13,7 @@
 #include "explorer/strategies/dpor/op_table.hpp"
 #include "explorer/strategies/dpor/vector_clocks.hpp"
 #include "explorer/strategies/dpor/wakeup_tree.hpp"
-#include "explorer/strategy.hpp"
+#include "explorer/core/strategy.hpp"
 
 #include <array>
 #include <cstddef>
@@ -65,10 +65,10 @@ struct SearchState {
 
   DecisionPath<Node> path;
   // Path nodes before `floor` take no wakeup sequences: they are a fixed prefix, or nodes a split
-  // search branches over fully (explorer/split.hpp), so every reversal at them is explored anyway.
+  // search branches over fully (explorer/search/split.hpp), so every reversal at them is explored anyway.
   std::size_t floor = 0;
   // Path nodes before `floor` whose alternatives are decided after the search (work sharing,
-  // explorer/split.hpp): a race reversed at one of them is recorded in `demands` (the node's
+  // explorer/search/split.hpp): a race reversed at one of them is recorded in `demands` (the node's
   // index, the initials of the reversal sequence that can run there) instead of being dropped.
   std::vector<std::uint8_t> demand_node;
   std::vector<std::pair<std::uint32_t, ActorSet>> demands;
@@ -116,7 +116,7 @@ struct SearchState {
   /// seen later turns it off for the rest of the search. Otherwise a reversal is covered only by a
   /// step in it, as in source-DPOR, still guided by wakeup sequences.
   ///
-  /// Nor below a fixed prefix (a split search, explorer/split.hpp): the sleep set it starts with
+  /// Nor below a fixed prefix (a split search, explorer/search/split.hpp): the sleep set it starts with
   /// comes from full branching above, which covers the traces a sleeping actor is an initial of,
   /// not those it is only a weak initial of (the random tests of test_split.cpp found them).
   bool optimal() const {

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "explorer/strategies/dpor/indices.hpp"
-#include "explorer/types.hpp"
+#include "explorer/core/types.hpp"
 
 #include <algorithm>
 #include <cstddef>

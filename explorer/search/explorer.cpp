@@ -1,0 +1,386 @@
+#include "explorer/search/explorer.hpp"
+
+#include "explorer/search/audit.hpp"
+#include "explorer/search/minimize.hpp"
+#include "explorer/search/readable_steps.hpp"
+#include "explorer/strategies/replay.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+namespace interleave {
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::kHolds:
+      return "holds";
+    case Verdict::kViolation:
+      return "violation";
+    case Verdict::kIncomplete:
+      return "incomplete";
+  }
+  return "unknown";
+}
+
+std::optional<Verdict> verdict_from_string(std::string_view name) {
+  for (Verdict v : {Verdict::kHolds, Verdict::kViolation, Verdict::kIncomplete})
+    if (to_string(v) == name) return v;
+  return std::nullopt;
+}
+
+Verdict worse(Verdict a, Verdict b) {
+  auto rank = [](Verdict v) {
+    switch (v) {
+      case Verdict::kHolds:
+        return 0;
+      case Verdict::kIncomplete:
+        return 1;
+      case Verdict::kViolation:
+        return 2;
+    }
+    return 3;
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+Explorer::Explorer(Program program, ExploreOptions options)
+    : program_(std::move(program)),
+      options_(std::move(options)),
+      pool_(std::make_unique<StackPool>(options_.stack_size)) {}
+
+Explorer::~Explorer() = default;
+
+std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffers& b) {
+  std::vector<TraceStep> steps;
+  steps.reserve(b.trace.size());
+  for (std::size_t i = 0; i < b.trace.size(); ++i) {
+    const Event& e = b.trace[i];
+    TraceStep s;
+    s.index = i;
+    s.actor = ex.actor(e.actor).name();
+    s.label = std::string(e.op.label);
+    for (const Access& a : e.op)
+      s.accesses.push_back({ex.object_name(a.object), a.kind});
+    if (i < b.notes.size()) s.what = b.notes[i];
+    if (e.hb_pred >= 0) s.after = static_cast<std::size_t>(e.hb_pred);
+    if (i < b.times.size() && b.times[i] >= 0) s.time = b.times[i];  // -1: outside the cut
+    steps.push_back(std::move(s));
+  }
+  return steps;
+}
+
+
+ReplayReport Explorer::replay(const Schedule& schedule) {
+  ReplayStrategy replay(schedule);
+  PreemptionCounter strategy(replay);
+  strategy.begin_execution();
+  Execution ex(*pool_, buffers_,
+               ExecutionOptions{options_.max_steps, /*tracing=*/true, &strategy});
+  program_(ex);
+  ReplayReport r;
+  r.outcome = ex.run(strategy);
+  r.violation = ex.violation();
+  r.steps = readable_steps(ex, buffers_);
+  r.state = ex.final_state();
+  r.states = std::move(buffers_.states);
+  buffers_.states.clear();
+  r.preemptions = strategy.preemptions();
+  r.consumed = replay.consumed();
+  r.diverged = replay.diverged();
+  r.exhausted = replay.exhausted();
+  if (r.outcome == Outcome::kAbandoned) r.reason = ex.abandon_reason();
+  if (r.outcome == Outcome::kInfeasible) r.reason = ex.infeasible_reason();
+  r.timing_infeasible = !ex.timing_feasible();
+  r.wall_clock = ex.wall_clock();
+  if (r.timing_infeasible && r.reason.empty())
+    r.reason = "no times fit the durations of the execution";
+  return r;
+}
+
+Outcome Explorer::run_once(Strategy& strategy, Once* once) {
+  ExecutionOptions eo{options_.max_steps, /*tracing=*/false, &strategy};
+  eo.check_accesses = options_.check_accesses;
+  Execution ex(*pool_, buffers_, eo);
+  program_(ex);
+  const Outcome outcome = ex.run(strategy);
+  if (once != nullptr) {
+    once->steps = readable_steps(ex, buffers_);
+    once->final_state = ex.dump_state();
+  }
+  return outcome;
+}
+
+namespace {
+
+// The audit of a counterexample or of a sampled execution: a finding is the program's error.
+void audit_or_throw(Explorer& explorer, const Schedule& schedule) {
+  CommutationAudit audit = audit_commutation(explorer, schedule);
+  if (audit.finding) throw ProgramError(audit.finding->message());
+}
+
+}  // namespace
+
+Counterexample Explorer::make_counterexample(const Schedule& schedule,
+                                             const std::string& expected_invariant) {
+  ReplayReport r = replay(schedule);
+  if (!r.violation || r.timing_infeasible ||
+      (!expected_invariant.empty() && r.violation->invariant != expected_invariant))
+    throw ProgramError(
+        "the program is not deterministic: replaying a violating schedule did not reproduce " +
+        (expected_invariant.empty() ? std::string("a violation") : expected_invariant) +
+        (r.reason.empty() ? std::string() : " (" + r.reason + ")"));
+  Counterexample c;
+  c.invariant = r.violation->invariant;
+  c.message = r.violation->message;
+  c.step = r.violation->step;
+  if (r.violation->actor != kNoActor && r.violation->step < r.steps.size())
+    c.actor = r.steps[r.violation->step].actor;
+  c.preemptions = r.preemptions;
+  c.schedule = schedule;
+  c.schedule.steps.resize(r.consumed);
+  c.found_at = r.violation->found_at;
+  c.steps = std::move(r.steps);
+  // The state at the violation: after the step that found it, else after the violating step.
+  const std::size_t at = c.found_at.value_or(c.step);
+  c.state = at < r.states.size() ? r.states[at] : std::move(r.state);
+  c.states = std::move(r.states);
+  if (std::any_of(c.steps.begin(), c.steps.end(),
+                  [](const TraceStep& s) { return s.time.has_value(); }))
+    c.wall_clock = r.wall_clock;
+  return c;
+}
+
+void settle_verdict(ExplorationResult& result, const std::string& cut, const Coverage& coverage,
+                    std::size_t max_steps) {
+  const Stats& stats = result.stats;
+  result.exhaustive = result.stopped_at_first_violation ||
+                      (cut.empty() && !result.interrupted && stats.cut_by_bound == 0 &&
+                       coverage.complete);
+  if (!result.counterexamples.empty()) {
+    result.verdict = Verdict::kViolation;
+    result.detail = cut.empty() ? coverage.description : cut;
+  } else if (result.interrupted) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = cut;
+  } else if (stats.cut_by_bound > 0) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = "the step bound (" + std::to_string(max_steps) + " steps) cut " +
+                    std::to_string(stats.cut_by_bound) + " execution(s)";
+  } else if (!cut.empty()) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = cut;
+  } else if (!coverage.complete) {
+    result.verdict = Verdict::kIncomplete;
+    result.detail = coverage.description;
+  } else if (stats.timing_infeasible > 0 && stats.completed == 0 && stats.infeasible == 0) {
+    // No execution fits the durations: nothing was checked.
+    result.verdict = Verdict::kIncomplete;
+    result.detail = "the durations are unsatisfiable: none of the " +
+                    std::to_string(stats.executions) + " executions explored fits them (" +
+                    std::to_string(stats.timing_infeasible) + " timing-infeasible)";
+  } else if (stats.infeasible > 0 && stats.completed == 0) {
+    // Every execution was held by the scenario's ordering constraints: nothing was checked.
+    result.verdict = Verdict::kIncomplete;
+    result.detail = "the ordering constraints are unsatisfiable: none of the " +
+                    std::to_string(stats.executions) +
+                    " executions explored could satisfy them (" +
+                    std::to_string(stats.infeasible) + " infeasible)";
+  } else {
+    result.verdict = Verdict::kHolds;
+    result.detail = coverage.description;
+  }
+}
+
+void merge_timing(ExplorationResult& into, const ExplorationResult& from) {
+  into.timed = into.timed || from.timed;
+  for (const auto& [name, b] : from.windows) {
+    WindowBounds& w = into.windows[name];
+    w.least = std::min(w.least, b.least);
+    w.greatest = std::max(w.greatest, b.greatest);
+    w.executions += b.executions;
+    w.missing += b.missing;
+  }
+}
+
+ExplorationResult Explorer::explore(Strategy& strategy) {
+  Exploration exploration(*this, strategy);
+  exploration.run(std::numeric_limits<std::uint64_t>::max());
+  return exploration.finish();
+}
+
+Exploration::Exploration(Explorer& explorer, Strategy& strategy)
+    : explorer_(explorer),
+      strategy_(strategy),
+      samples_(std::make_unique<DeterminismSamples>()),
+      start_(std::chrono::steady_clock::now()) {
+  result_.strategy = strategy.name();
+}
+
+Exploration::~Exploration() = default;
+
+double Exploration::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+bool Exploration::run(std::uint64_t executions) {
+  const ExploreOptions& options = explorer_.options_;
+  ExecutionBuffers& buffers = explorer_.buffers_;
+  Stats& stats = result_.stats;
+  for (std::uint64_t ran = 0; !over_ && ran < executions; ++ran) {
+    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+      cut_ = "interrupted";
+      result_.interrupted = true;
+      over_ = true;
+      break;
+    }
+    if (options.max_executions != 0 && stats.executions >= options.max_executions) {
+      cut_ = "the execution budget (" + std::to_string(options.max_executions) +
+             " executions) ran out";
+      over_ = true;
+      break;
+    }
+    if (options.time_budget_seconds > 0 && elapsed() >= options.time_budget_seconds) {
+      cut_ = "the time budget ran out";
+      over_ = true;
+      break;
+    }
+    if (!strategy_.begin_execution()) {
+      over_ = true;
+      break;
+    }
+
+    Outcome outcome;
+    std::optional<Violation> violation;
+    bool timing_infeasible = false;
+    Schedule schedule;
+    const std::uint64_t number = stats.executions + 1;
+    const bool sampled =
+        (options.check_determinism || options.check_accesses) && samples_->wants(number);
+    RecordedExecution recorded;
+    {
+      ExecutionOptions eo{options.max_steps, false, &strategy_};
+      eo.check_accesses = options.check_accesses;
+      Execution ex(*explorer_.pool_, buffers, eo);
+      explorer_.program_(ex);
+      outcome = ex.run(strategy_);
+      violation = ex.violation();
+      if (ex.timed()) [[unlikely]] {
+        result_.timed = true;
+        if (!ex.timing_feasible() && outcome != Outcome::kStepBound) {
+          // Not a behaviour of the timed program: counted, never reported.
+          timing_infeasible = true;
+          violation.reset();
+        }
+      }
+      if (!timing_infeasible)
+        for (const auto& goal : ex.covered())
+          ++result_.covered[goal];
+      if (ex.timed() && (!ex.windows().empty() || !options.windows.empty())) [[unlikely]] {
+        // Declared windows are reported whatever the verdict; measured in violating executions.
+        for (const auto* list : {&ex.windows(), &options.windows})
+          for (const TimingWindow& w : *list) {
+            WindowBounds& b = result_.windows[w.name];
+            if (violation && !timing_infeasible)
+              measure_window(buffers.timing_graph, buffers.trace, buffers.actor_names, w, b);
+          }
+      }
+      if (sampled) [[unlikely]] {
+        if (outcome == Outcome::kAbandoned || timing_infeasible) {
+          samples_->skipped();
+        } else {
+          recorded.number = number;
+          recorded.outcome = outcome;
+          if (ex.violation()) recorded.property = ex.violation()->invariant;
+          recorded.schedule.seed = strategy_.execution_seed();
+          for (const Decision& d : buffers.decisions)
+            recorded.schedule.steps.push_back(
+                d.kind == Decision::Kind::kActor
+                    ? ScheduleEntry::run(ex.actor(static_cast<ActorId>(d.value)).name())
+                    : ScheduleEntry::choice(d.value));
+          for (const Event& e : buffers.trace)
+            recorded.steps.push_back(
+                StepRecord{e.actor, std::string(e.op.label), {e.op.begin(), e.op.end()}});
+        }
+      }
+      if (violation && !reported_.contains(violation->invariant)) {
+        schedule.seed = strategy_.execution_seed();
+        schedule.steps.reserve(buffers.decisions.size());
+        for (const Decision& d : buffers.decisions) {
+          schedule.steps.push_back(
+              d.kind == Decision::Kind::kActor
+                  ? ScheduleEntry::run(ex.actor(static_cast<ActorId>(d.value)).name())
+                  : ScheduleEntry::choice(d.value));
+        }
+      }
+    }
+    if (!recorded.steps.empty() || !recorded.schedule.steps.empty()) {
+      if (options.check_accesses) audit_or_throw(explorer_, recorded.schedule);
+      samples_->offer(std::move(recorded));
+    }
+    ++stats.executions;
+    stats.steps += buffers.trace.size();
+    stats.max_depth = std::max<std::uint64_t>(stats.max_depth, buffers.trace.size());
+    switch (timing_infeasible ? Outcome::kAbandoned : outcome) {
+      case Outcome::kCompleted:
+        ++stats.completed;
+        break;
+      case Outcome::kAbandoned:
+        ++(timing_infeasible ? stats.timing_infeasible : stats.blocked);
+        break;
+      case Outcome::kDeadlock:
+        ++stats.deadlocked;
+        break;
+      case Outcome::kStepBound:
+        ++stats.cut_by_bound;
+        break;
+      case Outcome::kInfeasible:
+        ++stats.infeasible;
+        break;
+      case Outcome::kViolation:
+      case Outcome::kActorFailure:
+        ++stats.failed;
+        break;
+    }
+    if (violation) {
+      ++stats.violations[violation->invariant];
+      if (!reported_.contains(violation->invariant)) {
+        reported_.insert(violation->invariant);
+        if (options.minimize)
+          schedule = minimize(explorer_.program_, schedule, violation->invariant,
+                              MinimizeOptions{options.minimize_budget, options.max_steps,
+                                              options.stack_size})
+                         .schedule;
+        result_.counterexamples.push_back(
+            explorer_.make_counterexample(schedule, violation->invariant));
+        if (options.audit_counterexamples) audit_or_throw(explorer_, schedule);
+        if (options.on_counterexample) {
+          stats.elapsed_seconds = elapsed();
+          options.on_counterexample(result_.counterexamples.back(), stats);
+        }
+        if (options.stop_on_first_violation) {
+          cut_ = "stopped at the first violation";
+          result_.stopped_at_first_violation = true;
+          over_ = true;
+          break;
+        }
+      }
+    }
+    if (options.on_progress && stats.executions % options.progress_interval == 0) {
+      stats.elapsed_seconds = elapsed();
+      options.on_progress(stats);
+    }
+  }
+  stats.elapsed_seconds = elapsed();
+  return !over_;
+}
+
+ExplorationResult Exploration::finish() {
+  if (explorer_.options_.check_determinism) check_determinism(explorer_, *samples_);
+  result_.stats.elapsed_seconds = elapsed();
+  const std::string cut = over_ || !cut_.empty() ? cut_ : "the search was not run to its end";
+  settle_verdict(result_, cut, strategy_.coverage(), explorer_.options_.max_steps);
+  return std::move(result_);
+}
+
+}  // namespace interleave

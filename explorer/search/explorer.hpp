@@ -1,0 +1,263 @@
+// The Explorer runs a program's executions one after another under a strategy, collects the
+// counterexamples and the stats, and states a verdict that never claims more than was explored.
+//
+//   Program program = [](Execution& ex) { ... ex.spawn("A", ...); ex.invariant(...); };
+//   Explorer explorer(program);
+//   DfsStrategy dfs;
+//   ExplorationResult r = explorer.explore(dfs);
+//   if (r.verdict == Verdict::kViolation) print(r.counterexamples.front());
+//
+// No globals: two Explorers in one process are independent.
+#pragma once
+
+#include "explorer/core/execution.hpp"
+#include "explorer/core/schedule.hpp"
+#include "explorer/search/stats.hpp"
+#include "explorer/core/strategy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace interleave {
+
+enum class Verdict : std::uint8_t {
+  kHolds,       ///< every behaviour was explored and no property failed
+  kViolation,   ///< some property failed: see the counterexamples
+  kIncomplete,  ///< no property failed in what was explored, but a bound or budget cut the search
+};
+std::string_view to_string(Verdict v);
+/// The verdict named `name` ("holds", "violation", "incomplete"); nullopt for any other text.
+std::optional<Verdict> verdict_from_string(std::string_view name);
+/// The verdict of a question answered in parts (scenarios of one run, shards, slices): the worse
+/// of the two, a violation before incomplete before holds.
+Verdict worse(Verdict a, Verdict b);
+
+/// One access of a readable step, with the object's name.
+struct TraceAccess {
+  std::string object;
+  AccessKind kind = AccessKind::kRead;
+};
+
+/// A step of a trace as a person reads it.
+struct TraceStep {
+  std::size_t index = 0;
+  std::string actor;
+  std::string label;
+  std::vector<TraceAccess> accesses;
+  std::string what;  ///< what happened (the notes of the step), "" if the step noted nothing
+  /// The step this one must follow besides program order and conflicts: the step that spawned
+  /// its actor (for the actor's first step) or the last step of the actor it joins (a join).
+  std::optional<std::size_t> after;
+  /// A timed program's step: its earliest feasible time since the origin (explorer/time/timing.hpp).
+  std::optional<Micros> time;
+};
+
+/// A violating execution: the property, where it failed, the schedule that reproduces it exactly,
+/// the readable steps and the shared state at the violation.
+struct Counterexample {
+  std::string invariant;
+  std::string message;
+  std::size_t step = 0;  ///< index of the violating step (== steps.size() if after the last)
+  std::string actor;     ///< the actor whose step violated it ("" if none)
+  /// A property found at a step and reported at the end (Execution::deferred_check): the step
+  /// that found it. nullopt otherwise.
+  std::optional<std::size_t> found_at;
+  std::uint64_t preemptions = 0;  ///< context switches away from an actor that could still run
+  Schedule schedule;
+  std::vector<TraceStep> steps;
+  /// The program's state dump at the violation: after the violating step (found_at, else step),
+  /// or at the end for a violation detected after the last step. Null if the program has none.
+  nlohmann::json state;
+  /// states[i]: the state dump after step i (empty if the program has none).
+  std::vector<nlohmann::json> states;
+  /// A timed program's wall-clock origin (Execution::wall_clock), if it gave one.
+  std::optional<WallClock> wall_clock;
+};
+
+/// The result of a strict replay with readable steps.
+struct ReplayReport {
+  Outcome outcome = Outcome::kCompleted;
+  std::optional<Violation> violation;
+  std::vector<TraceStep> steps;
+  nlohmann::json state;               ///< at the end
+  std::vector<nlohmann::json> states;  ///< after each step (empty if the program has no dump)
+  std::uint64_t preemptions = 0;
+  std::size_t consumed = 0;  ///< schedule entries used
+  /// The program is timed and no times fit the execution (its steps then have no time).
+  bool timing_infeasible = false;
+  std::optional<WallClock> wall_clock;  ///< Execution::wall_clock
+  bool diverged = false;     ///< the program did not follow the schedule (reason says where)
+  bool exhausted = false;    ///< the schedule ended while actors could still run
+  std::string reason;
+};
+
+struct ExplorationResult {
+  Verdict verdict = Verdict::kHolds;
+  std::string strategy;
+  /// kHolds: what was covered; kIncomplete: what cut the search; kViolation: what was covered
+  /// until the search stopped.
+  std::string detail;
+  /// One per violated property when exploring past the first violation, otherwise at most one.
+  std::vector<Counterexample> counterexamples;
+  /// Coverage goals reached (Execution::cover): goal -> number of executions that reached it.
+  std::map<std::string, std::uint64_t> covered;
+  Stats stats;
+  /// The search stopped at its first violation (ExploreOptions::stop_on_first_violation): the
+  /// properties it did not violate were not searched for to the end.
+  bool stopped_at_first_violation = false;
+  /// The search was stopped from outside (ExploreOptions::stop) before it was over: the verdict
+  /// is incomplete (detail "interrupted"), or a violation if one was found before.
+  bool interrupted = false;
+  /// Nothing but a requested stop at the first violation ended the search before its end: no
+  /// budget, step bound, interruption or sampling. Then a violation's list of violated properties
+  /// is every one the search looked for to the end; otherwise it may be partial.
+  bool exhaustive = false;
+  /// The program is timed (explorer/time/timing.hpp): the verdict is over its timed-feasible
+  /// executions only (stats.timing_infeasible counts the others).
+  bool timed = false;
+  /// A timed program's windows (its own, Execution::window, and ExploreOptions::windows) by name:
+  /// what its timed-feasible violating executions said about each.
+  std::map<std::string, WindowBounds> windows;
+};
+
+struct ExploreOptions {
+  std::size_t max_steps = kDefaultMaxSteps;  ///< steps per execution; more cuts it (incomplete)
+  std::uint64_t max_executions = 0;     ///< 0: unlimited; reaching it makes the verdict incomplete
+  double time_budget_seconds = 0;       ///< 0: unlimited; running out makes the verdict incomplete
+  bool stop_on_first_violation = true;  ///< false: keep one counterexample per property
+  std::size_t stack_size = 256 * 1024;  ///< bytes per actor stack
+  /// Called the moment a counterexample is ready (e.g. to write it to disk), with the stats of the
+  /// search so far (the violating execution included, elapsed_seconds up to date).
+  std::function<void(const Counterexample&, const Stats&)> on_counterexample;
+  /// Called every `progress_interval` executions with the stats so far.
+  std::function<void(const Stats&)> on_progress;
+  std::uint64_t progress_interval = 4096;
+  /// Minimise each counterexample before it is reported (and before on_counterexample): the same
+  /// property violated with the fewest preemptions, then the fewest steps (explorer/search/minimize.hpp).
+  bool minimize = true;
+  /// Executions minimisation may run per counterexample for its preemption-bounded searches.
+  std::uint64_t minimize_budget = 20'000;
+  /// A request to stop from outside (e.g. set by a signal handler: a lock-free atomic is
+  /// async-signal-safe), polled before every execution: when it is true the search stops at that
+  /// execution boundary and reports what it explored as incomplete ("interrupted"). Null: never.
+  /// A counterexample being minimised when it is set is finished (and reported) first.
+  const std::atomic<bool>* stop = nullptr;
+  /// Windows to measure in a timed program's violating executions, besides its own
+  /// (Execution::window): e.g. asked for on the command line.
+  std::vector<TimingWindow> windows;
+  /// The checked mode: a step's use of Checked state it did not declare is a ProgramError
+  /// (explorer/core/checked.hpp), and the commutation audit (explorer/search/audit.hpp) also runs on the
+  /// executions the determinism check samples.
+  bool check_accesses = false;
+  /// At the end of the search, run the first execution and a sample of later ones again (the
+  /// 2^k-th, the last few kept) and compare them step by step with what they did: a program whose
+  /// behaviour changed meanwhile (a static counter, say) is a ProgramError, "not deterministic".
+  bool check_determinism = true;
+  /// Audit every counterexample (explorer/search/audit.hpp): move each step past its neighbours that
+  /// its declared accesses call independent, run again, and compare the state fingerprints; a
+  /// pair that does not commute is a ProgramError (the declarations are wrong, so the search
+  /// may have missed behaviours). Programs without a state fingerprint are not audited.
+  bool audit_counterexamples = true;
+};
+
+/// Sets result.verdict and result.detail from what the search found (counterexamples, stats,
+/// interruption), why it stopped early (`cut`, "" if it did not) and what its strategy covered:
+/// the rules of Explorer::explore, shared with the searches made of several (explorer/search/split.hpp).
+void settle_verdict(ExplorationResult& result, const std::string& cut, const Coverage& coverage,
+                    std::size_t max_steps);
+
+/// Adds what `from` says about time (timed, the windows) to `into`: for the searches made of
+/// several (the portfolio, a split search), as their stats add up.
+void merge_timing(ExplorationResult& into, const ExplorationResult& from);
+
+class Exploration;
+class DeterminismSamples;
+
+class Explorer {
+ public:
+  explicit Explorer(Program program, ExploreOptions options = {});
+  ~Explorer();
+  Explorer(const Explorer&) = delete;
+  Explorer& operator=(const Explorer&) = delete;
+
+  /// Explores under `strategy` until it is exhausted, a violation stops it, or a budget runs out.
+  ExplorationResult explore(Strategy& strategy);
+
+  /// Re-executes `schedule` strictly, with readable steps.
+  ReplayReport replay(const Schedule& schedule);
+
+  /// What run_once reports besides the outcome, when asked.
+  struct Once {
+    std::vector<TraceStep> steps;  ///< the steps by name (without notes: no tracing)
+    nlohmann::json final_state;    ///< the state dump at the end (null if none)
+  };
+  /// Runs one execution under `strategy` (which must have begun it: begin_execution() returned
+  /// true), without tracing, and returns how it ended; the strategy's end_execution() sees it
+  /// whole, and `once` (when given) gets its steps and its final state. For tools that drive
+  /// executions one by one (explorer/search/audit.hpp).
+  Outcome run_once(Strategy& strategy, Once* once = nullptr);
+
+  /// Replays `schedule`, which must end in a violation, and builds its counterexample. Throws
+  /// ProgramError if it does not reproduce a violation of `expected_invariant` (or of any
+  /// property, when empty).
+  Counterexample make_counterexample(const Schedule& schedule,
+                                     const std::string& expected_invariant = {});
+
+  const ExploreOptions& options() const { return options_; }
+
+ private:
+  friend class Exploration;
+  Program program_;
+  ExploreOptions options_;
+  std::unique_ptr<StackPool> pool_;
+  ExecutionBuffers buffers_;
+};
+
+/// An exploration run in slices (Explorer::explore runs one to its end): run(n) runs at most n more
+/// executions and returns whether the search can go on, finish() states the verdict of what was
+/// explored. A slice ends only at an execution boundary, so a search run in slices of any sizes
+/// explores exactly what one run to the end would (the portfolio, explorer/search/portfolio.hpp, runs
+/// its members in rounds this way). The explorer and the strategy must outlive it; one
+/// Exploration at a time per Explorer, run on one thread at a time (any thread).
+class Exploration {
+ public:
+  Exploration(Explorer& explorer, Strategy& strategy);
+  ~Exploration();
+  Exploration(const Exploration&) = delete;
+  Exploration& operator=(const Exploration&) = delete;
+
+  /// Runs at most `executions` more executions; false once the search is over (the strategy is
+  /// exhausted, a budget ran out, the first violation stopped it, or it was interrupted).
+  bool run(std::uint64_t executions);
+  bool over() const { return over_; }
+  /// What was found so far: counterexamples, coverage goals and stats (elapsed time up to date
+  /// at the end of the last slice); the verdict is settled by finish().
+  const ExplorationResult& progress() const { return result_; }
+  /// Settles the verdict of what was explored (incomplete, naming why, if it is not over) and
+  /// hands the result over. The Exploration is spent afterwards.
+  ExplorationResult finish();
+
+ private:
+  double elapsed() const;
+  Explorer& explorer_;
+  Strategy& strategy_;
+  ExplorationResult result_;
+  std::set<std::string> reported_;     // properties with a counterexample already
+  // The executions the determinism check runs again at the end (explorer/search/audit.hpp).
+  std::unique_ptr<DeterminismSamples> samples_;
+  std::string cut_;                    // why the search stopped early, if it did
+  bool over_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace interleave
