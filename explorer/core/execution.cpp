@@ -170,10 +170,18 @@ void Actor::unregistered_access() {
 }
 
 void Actor::check_access_checked(ObjectId object, bool write) {
+  // The common case first, with nothing built: this actor's own step declared an access that
+  // allows the use. The messages below are made only for a use that fails.
+  const bool in_own_fiber = exec_->running_actor_ == id_;
+  const std::int32_t ev = exec_->current_event_;
+  if (in_own_fiber && ev >= 0 && ev == last_event_) {
+    const Op& op = exec_->buffers_.trace[static_cast<std::size_t>(ev)].op;
+    for (const Access& acc : op)
+      if (acc.object == object && (!write || !observes(acc.kind))) return;
+  }
   const std::string use = write ? "writes" : "reads";
   const std::string obj = object < exec_->object_count_ ? "'" + exec_->object_name(object) + "'"
                                                         : "object " + std::to_string(object);
-  const bool in_own_fiber = exec_->running_actor_ == id_;
   if (!in_own_fiber) {
     // From the scheduler's side (an invariant, a wait condition, a state dump) or from another
     // actor's step with this actor's handle: nothing to unwind here, so the error is thrown (and
@@ -185,7 +193,6 @@ void Actor::check_access_checked(ObjectId object, bool write) {
     if (exec_->abandon_reason_.empty()) exec_->abandon_reason_ = message;
     throw ProgramError(message);
   }
-  const std::int32_t ev = exec_->current_event_;
   std::string message;
   if (ev < 0 || ev != last_event_) {
     message = "actor '" + name_ + "' " + use + " " + obj +
@@ -193,11 +200,9 @@ void Actor::check_access_checked(ObjectId object, bool write) {
   } else {
     const Op& op = exec_->buffers_.trace[static_cast<std::size_t>(ev)].op;
     std::string declared;
-    for (const Access& acc : op) {
-      if (acc.object == object && (!write || !observes(acc.kind))) return;
+    for (const Access& acc : op)
       declared += (declared.empty() ? "" : ", ") + std::string(to_string(acc.kind)) + " " +
                   exec_->object_name(acc.object);
-    }
     message = "actor '" + name_ + "' " + use + " " + obj + " in its step '" +
               std::string(op.label) + "' (step " + std::to_string(ev) + "), which declares " +
               (write ? "no access that changes it" : "no access to it") + " (it declares " +

@@ -398,6 +398,10 @@ class Execution final : public StateSource {
   /// invariants, checks, state dumps, wait conditions) it checks nothing. Does nothing when the
   /// mode is off.
   inline void check_access(ObjectId object, bool write);
+  /// Whether the checked mode is on (ExecutionOptions::check_accesses): a model that must look
+  /// an object up before it can call check_access tests this first, so that the look-up costs
+  /// nothing when the mode is off.
+  bool checks_accesses() const { return options_.check_accesses; }
   /// Goals reached in this execution, each once, in the order first reached.
   const std::vector<std::string>& covered() const { return covered_; }
 

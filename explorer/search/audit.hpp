@@ -10,7 +10,9 @@
 //     A difference means a step touches state it does not declare (or declares a read for a
 //     write): "X and Y are declared independent but do not commute". Steps that spawn actors are
 //     not moved (the order of spawns decides the actors' ids). Run on every counterexample, and
-//     in the checked mode on the executions the determinism check samples (ExploreOptions).
+//     in the checked mode on a sample of the search's executions (AuditOptions::every: by
+//     default the 1st, 2nd, 4th, 8th, ...). Its reach is AuditOptions: a step `moved` farther
+//     than max_distance, or in an execution that was not sampled, is never compared.
 //   - The determinism check. The first execution of a search and a sample of later ones are run
 //     again at its end and compared step by step with what they did then: a program whose
 //     behaviour changed meanwhile (state kept across executions, such as a static counter) is
@@ -29,13 +31,6 @@
 #include <vector>
 
 namespace interleave {
-
-struct AuditOptions {
-  /// How far a step is moved past independent steps, each way.
-  std::size_t max_distance = 4;
-  /// The moved orders run at most per audit (each is one execution).
-  std::size_t max_moves = 128;
-};
 
 /// A move that changed the behaviour: step `moved` of the execution, moved past step `past`
 /// (next to it in the moved order), which its declarations call independent of it.

@@ -114,8 +114,10 @@ Outcome Explorer::run_once(Strategy& strategy, Once* once) {
 namespace {
 
 // The audit of a counterexample or of a sampled execution: a finding is the program's error.
-void audit_or_throw(Explorer& explorer, const Schedule& schedule) {
-  CommutationAudit audit = audit_commutation(explorer, schedule);
+void audit_or_throw(Explorer& explorer, const Schedule& schedule, const AuditOptions& options,
+                    Stats& stats) {
+  CommutationAudit audit = audit_commutation(explorer, schedule, options);
+  if (audit.not_audited.empty()) ++stats.audited;
   if (audit.finding) throw ProgramError(audit.finding->message());
 }
 
@@ -203,6 +205,24 @@ void merge_timing(ExplorationResult& into, const ExplorationResult& from) {
   }
 }
 
+std::string AuditOptions::reach(std::uint64_t audited) const {
+  const auto ordinal = [](std::uint64_t n) {
+    const std::uint64_t tens = n % 100, units = n % 10;
+    const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                         : units == 1             ? "st"
+                         : units == 2             ? "nd"
+                         : units == 3             ? "rd"
+                                                  : "th";
+    return std::to_string(n) + suffix;
+  };
+  const std::string which = every == 0   ? "the 1st, 2nd, 4th, 8th, ..."
+                            : every == 1 ? "every one"
+                                         : "the 1st and every " + ordinal(every);
+  return "audit: " + std::to_string(audited) + (audited == 1 ? " execution" : " executions") +
+         " (" + which + "), steps moved up to " + std::to_string(max_distance) +
+         (max_distance == 1 ? " place" : " places");
+}
+
 ExplorationResult Explorer::explore(Strategy& strategy) {
   Exploration exploration(*this, strategy);
   exploration.run(std::numeric_limits<std::uint64_t>::max());
@@ -255,8 +275,10 @@ bool Exploration::run(std::uint64_t executions) {
     bool timing_infeasible = false;
     Schedule schedule;
     const std::uint64_t number = stats.executions + 1;
-    const bool sampled =
-        (options.check_determinism || options.check_accesses) && samples_->wants(number);
+    // Kept for the determinism check, audited (the checked mode), or both.
+    const bool kept = options.check_determinism && samples_->wants(number);
+    const bool audited = options.check_accesses && (audit_pending_ || options.audit.wants(number));
+    const bool sampled = kept || audited;
     RecordedExecution recorded;
     {
       ExecutionOptions eo{options.max_steps, false, &strategy_};
@@ -287,7 +309,8 @@ bool Exploration::run(std::uint64_t executions) {
       }
       if (sampled) [[unlikely]] {
         if (outcome == Outcome::kAbandoned || timing_infeasible) {
-          samples_->skipped();
+          if (kept) samples_->skipped();
+          if (audited) audit_pending_ = true;
         } else {
           recorded.number = number;
           recorded.outcome = outcome;
@@ -315,8 +338,11 @@ bool Exploration::run(std::uint64_t executions) {
       }
     }
     if (!recorded.steps.empty() || !recorded.schedule.steps.empty()) {
-      if (options.check_accesses) audit_or_throw(explorer_, recorded.schedule);
-      samples_->offer(std::move(recorded));
+      if (audited) {
+        audit_pending_ = false;
+        audit_or_throw(explorer_, recorded.schedule, options.audit, stats);
+      }
+      if (kept) samples_->offer(std::move(recorded));
     }
     ++stats.executions;
     stats.steps += buffers.trace.size();
@@ -353,7 +379,8 @@ bool Exploration::run(std::uint64_t executions) {
                          .schedule;
         result_.counterexamples.push_back(
             explorer_.make_counterexample(schedule, violation->invariant));
-        if (options.audit_counterexamples) audit_or_throw(explorer_, schedule);
+        if (options.audit_counterexamples)
+          audit_or_throw(explorer_, schedule, options.audit, stats);
         if (options.on_counterexample) {
           stats.elapsed_seconds = elapsed();
           options.on_counterexample(result_.counterexamples.back(), stats);

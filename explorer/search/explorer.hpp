@@ -130,6 +130,30 @@ struct ExplorationResult {
   std::map<std::string, WindowBounds> windows;
 };
 
+/// The reach of the commutation audit (explorer/search/audit.hpp), which runs an execution again with
+/// steps moved past the steps their declarations call independent of them and compares what the
+/// program shows (each step's actor, label and accesses, how the execution ends, and the final
+/// state dump, Execution::state_dump).
+struct AuditOptions {
+  /// How far a step is moved past independent steps, each way.
+  std::size_t max_distance = 4;
+  /// The moved orders run at most per audited execution (each is one execution).
+  std::size_t max_moves = 128;
+  /// Which executions of a search the checked mode audits (counterexamples are always audited):
+  /// 0, the 1st, 2nd, 4th, 8th, ... (the 2^k-th); N > 0, the 1st and every N-th. An execution
+  /// to audit that was abandoned (a strategy's blocked execution) hands its turn to the next.
+  std::uint64_t every = 0;
+
+  /// Whether execution `number` (1-based, in its search) is one to audit.
+  bool wants(std::uint64_t number) const {
+    if (number == 1) return true;
+    return every == 0 ? (number & (number - 1)) == 0 : number % every == 0;
+  }
+  /// What the audit covered, for a verdict's detail: "audit: 37 executions (the 1st, 2nd, 4th,
+  /// 8th, ...), steps moved up to 4 places".
+  std::string reach(std::uint64_t audited) const;
+};
+
 struct ExploreOptions {
   std::size_t max_steps = kDefaultMaxSteps;  ///< steps per execution; more cuts it (incomplete)
   std::uint64_t max_executions = 0;     ///< 0: unlimited; reaching it makes the verdict incomplete
@@ -157,16 +181,19 @@ struct ExploreOptions {
   std::vector<TimingWindow> windows;
   /// The checked mode: a step's use of Checked state it did not declare is a ProgramError
   /// (explorer/core/checked.hpp), and the commutation audit (explorer/search/audit.hpp) also runs on the
-  /// executions the determinism check samples.
+  /// executions `audit` samples (Stats::audited counts them).
   bool check_accesses = false;
+  /// The commutation audit's reach: how far it moves steps, and which executions the checked
+  /// mode audits.
+  AuditOptions audit;
   /// At the end of the search, run the first execution and a sample of later ones again (the
   /// 2^k-th, the last few kept) and compare them step by step with what they did: a program whose
   /// behaviour changed meanwhile (a static counter, say) is a ProgramError, "not deterministic".
   bool check_determinism = true;
   /// Audit every counterexample (explorer/search/audit.hpp): move each step past its neighbours that
-  /// its declared accesses call independent, run again, and compare the state fingerprints; a
-  /// pair that does not commute is a ProgramError (the declarations are wrong, so the search
-  /// may have missed behaviours). Programs without a state fingerprint are not audited.
+  /// its declared accesses call independent (up to audit.max_distance places), run again, and
+  /// compare the steps, the end and the final state dumps; a pair that does not commute is a
+  /// ProgramError (the declarations are wrong, so the search may have missed behaviours).
   bool audit_counterexamples = true;
 };
 
@@ -255,6 +282,8 @@ class Exploration {
   std::set<std::string> reported_;     // properties with a counterexample already
   // The executions the determinism check runs again at the end (explorer/search/audit.hpp).
   std::unique_ptr<DeterminismSamples> samples_;
+  // An execution to audit was abandoned: the next one that ends is audited instead.
+  bool audit_pending_ = false;
   std::string cut_;                    // why the search stopped early, if it did
   bool over_ = false;
   std::chrono::steady_clock::time_point start_;

@@ -263,14 +263,15 @@ PortfolioResult explore_portfolio(const Program& program, const ExploreOptions& 
         who < n ? portfolio.members[who].label : portfolio.members.front().label;
     std::string audit;
     if (options.audit_counterexamples) {
-      const CommutationAudit a = audit_commutation(*runs.front().explorer, c.schedule);
+      const CommutationAudit a =
+          audit_commutation(*runs.front().explorer, c.schedule, options.audit);
       if (a.finding)
         audit = " The audit of its counterexample: " + a.finding->message() + ".";
       else if (!a.not_audited.empty())
         audit = " Its counterexample could not be audited (" + a.not_audited + ").";
       else
         audit = " The audit of its counterexample found no such pair within " +
-                std::to_string(AuditOptions{}.max_distance) + " steps of each step.";
+                std::to_string(options.audit.max_distance) + " steps of each step.";
     }
     throw ProgramError(
         "the declared accesses are wrong: " + portfolio.members.front().label +

@@ -47,6 +47,7 @@ Stats& Stats::operator+=(const Stats& o) {
   elapsed_seconds += o.elapsed_seconds;
   worker_executions.insert(worker_executions.end(), o.worker_executions.begin(),
                            o.worker_executions.end());
+  audited += o.audited;
   return *this;
 }
 

@@ -39,6 +39,10 @@ struct Stats {
   /// order; the shards' workers one after the other once `merge` has added them up. Like wall
   /// time, they depend on timing (who took which job): only ever reported as a statistic.
   std::vector<std::uint64_t> worker_executions;
+  /// Executions the commutation audit ran again with steps moved (explorer/search/audit.hpp): the
+  /// checked mode's sample and the counterexamples. Stated in the verdict's detail in the
+  /// checked mode; not written to JSON (so not added up by `merge`).
+  std::uint64_t audited = 0;
 
   Stats& operator+=(const Stats& o);
 };

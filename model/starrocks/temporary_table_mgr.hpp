@@ -120,8 +120,9 @@ class TemporaryTableMgr {
   }
   /// The sessions and their createTimes, in session order (C4).
   std::vector<std::pair<std::string, Tick>> snapshot() const {
-    for (const auto& [session, row] : row_id_)
-      ex_->check_access(row, /*write=*/false);
+    if (ex_ != nullptr && ex_->checks_accesses())
+      for (const auto& [session, row] : row_id_)
+        ex_->check_access(row, /*write=*/false);
     std::vector<std::pair<std::string, Tick>> v;
     for (const auto& [s, e] : index_)
       v.emplace_back(s, entries_[e].create_time);
@@ -182,8 +183,11 @@ class TemporaryTableMgr {
     std::set<int> tables;
   };
   ObjectId follower(int fe) const { return follower_id_[static_cast<std::size_t>(fe)]; }
-  // The checked mode's test of session s's object in `ids` (Execution::check_access).
+  // The checked mode's test of session s's object in `ids` (Execution::check_access): the flag
+  // first, so that the look-up costs nothing when the mode is off.
   void check(const std::map<std::string, ObjectId>& ids, const std::string& s, bool write) const {
+    if (ex_ == nullptr || !ex_->checks_accesses()) [[likely]]
+      return;
     if (auto it = ids.find(s); it != ids.end()) ex_->check_access(it->second, write);
   }
 

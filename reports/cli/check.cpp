@@ -81,10 +81,7 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
       ->type_name("FROM..TO");
   c->add_option("--out", a.out_dir, "Directory for counterexample traces (default: out)")
       ->type_name("DIR");
-  c->add_flag("--check-accesses", a.check_accesses,
-              "The checked mode: a step that uses Checked state it did not declare stops the "
-              "search naming the object, the actor and the step, and sampled executions get "
-              "the commutation audit (slower; the verdict is the same for a correct model)");
+  add_check_accesses_options(*c, a.checks);
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   add_jobs_option(*c, a.jobs);
@@ -175,6 +172,33 @@ unsigned jobs_of(std::optional<unsigned> jobs) {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+void CheckAccessesArgs::apply(RunContext& run_ctx) const {
+  run_ctx.check_accesses = on;
+  run_ctx.audit.max_distance = audit_distance;
+  run_ctx.audit.every = audit_every;
+}
+
+void add_check_accesses_options(CLI::App& command, CheckAccessesArgs& args) {
+  command.add_flag("--check-accesses,!--no-check-accesses", args.on,
+                   "The checked mode (off by default, --no-check-accesses): a step that uses "
+                   "Checked state it did not declare stops the search naming the object, the "
+                   "actor and the step, and sampled executions get the commutation audit, whose "
+                   "reach the verdict's detail states (slower; the verdict is the same for a "
+                   "correct model)");
+  command
+      .add_option("--audit-distance", args.audit_distance,
+                  "The checked mode's commutation audit moves a step up to N places past the "
+                  "steps declared independent of it, each way (default 4)")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  command
+      .add_option("--audit-every", args.audit_every,
+                  "The executions the checked mode audits: 0, the 1st, 2nd, 4th, 8th, ... "
+                  "(default); N, the 1st and every Nth")
+      ->type_name("N")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}));
+}
+
 void add_jobs_option(CLI::App& command, std::optional<unsigned>& jobs) {
   command
       .add_option("--jobs,-j", jobs,
@@ -218,7 +242,7 @@ int run_check(const CheckArgs& args, const Context& ctx) {
     run_ctx.shard_index = shard.index;
     run_ctx.shard_count = shard.count;
     run_ctx.windows = windows;
-    run_ctx.check_accesses = args.check_accesses;
+    args.checks.apply(run_ctx);
     settle_split_depth(scenario, plans[i], &interrupt_requested());
     ScenarioRun run = run_with_progress(scenario, plans[i].settings, run_ctx, ctx, args.quiet);
     if (run.result.interrupted) {

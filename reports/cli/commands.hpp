@@ -37,6 +37,17 @@ struct Context {
   std::ostream& err;
 };
 
+/// The checked mode and the commutation audit's reach, as check and gate take them.
+struct CheckAccessesArgs {
+  bool on = false;  ///< --check-accesses, --no-check-accesses (the default: bench_checks)
+  std::size_t audit_distance = AuditOptions{}.max_distance;  ///< --audit-distance N
+  std::uint64_t audit_every = AuditOptions{}.every;          ///< --audit-every N
+  /// Sets `run_ctx`'s check_accesses and audit.
+  void apply(RunContext& run_ctx) const;
+};
+/// Declares --check-accesses, --no-check-accesses, --audit-distance and --audit-every.
+void add_check_accesses_options(CLI::App& command, CheckAccessesArgs& args);
+
 struct CheckArgs {
   std::vector<std::string> scenarios;
   ExplorationOverrides overrides;
@@ -50,7 +61,7 @@ struct CheckArgs {
   std::optional<unsigned> jobs;
   std::string shard;  ///< --shard K/N ("" : the whole search)
   std::vector<std::string> windows;  ///< --window [ACTOR:]LABEL..[ACTOR:]LABEL, repeatable
-  bool check_accesses = false;       ///< --check-accesses (ExploreOptions::check_accesses)
+  CheckAccessesArgs checks;          ///< the checked mode (ExploreOptions::check_accesses)
 };
 CLI::App* add_check(CLI::App& app, CheckArgs& args);
 /// Declares --jobs/-j N on `command` (check and gate).
@@ -103,6 +114,7 @@ struct GateArgs {
   bool github = false;     ///< print GitHub workflow annotations for the failures
   bool quiet = false;
   std::optional<unsigned> jobs;  ///< --jobs N: as check's
+  CheckAccessesArgs checks;      ///< as check's
 };
 CLI::App* add_gate(CLI::App& app, GateArgs& args);
 int run_gate(const GateArgs& args, const Context& ctx);

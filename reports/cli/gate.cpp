@@ -130,6 +130,7 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
               "Print a GitHub workflow annotation (::error file=SCENARIO) per failed scenario");
   c->add_flag("--quiet,-q", a.quiet, "Print only the summary line (and --github's annotations)");
   add_jobs_option(*c, a.jobs);
+  add_check_accesses_options(*c, a.checks);
   const reports::GateFormat& junit = reports::gate_format("junit");
   const reports::GateFormat& markdown = reports::gate_format("markdown");
   const reports::GateFormat& sarif = reports::gate_format("sarif");
@@ -337,6 +338,7 @@ void run_cases(const std::vector<Scenario>& scenarios,
     run_ctx.out_dir = out_dir;
     run_ctx.stop = &interrupt_requested();
     run_ctx.jobs = jobs;
+    args.checks.apply(run_ctx);
     const auto start = std::chrono::steady_clock::now();
     ScenarioRun run = run_with_progress(scenario, scenario.exploration, run_ctx, ctx, args.quiet);
     const double seconds =

@@ -87,6 +87,7 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
     strategy_name = strategy->name();
     ExploreOptions options = explore_options_for(settings);
     options.check_accesses = context.check_accesses;
+    options.audit = context.audit;
     if (context.on_progress) {
       options.on_progress = context.on_progress;
       options.progress_interval = std::max<std::uint64_t>(1, context.progress_interval);

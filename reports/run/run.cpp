@@ -109,9 +109,10 @@ std::string trace_file_name(const std::string& scenario_name, const std::string&
   return name;
 }
 
-ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
-                         const RunContext& context) {
-  if (settings.decompose) return run_decomposed(scenario, settings, context);
+namespace {
+
+ScenarioRun run_search(const Scenario& scenario, const ExplorationSettings& settings,
+                       const RunContext& context) {
   ScenarioRun run;
   run.settings = settings;
   std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
@@ -119,6 +120,7 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
   ExploreOptions options = explore_options_for(settings);
   options.windows = context.windows;
   options.check_accesses = context.check_accesses;
+  options.audit = context.audit;
   std::vector<std::string> names;  // file names used so far
   auto write_trace = [&](const Counterexample& c, const Stats& stats, const std::string& found_by) {
     const std::string name = trace_file_name(scenario.name, c.invariant, names);
@@ -198,6 +200,17 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
   }
   Explorer explorer(scenario.instance.program, std::move(options));
   run.result = explorer.explore(*strategy);
+  return run;
+}
+
+}  // namespace
+
+ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& settings,
+                         const RunContext& context) {
+  ScenarioRun run = settings.decompose ? run_decomposed(scenario, settings, context)
+                                       : run_search(scenario, settings, context);
+  if (context.check_accesses)
+    run.result.detail += "; " + context.audit.reach(run.result.stats.audited);
   return run;
 }
 

@@ -14,9 +14,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 using namespace interleave;
 
@@ -291,4 +293,98 @@ TEST_CASE("audit: a program that changes after its first execution is not determ
         "something else: at step 0 it ran A's 'a' (step 0) where it had run A's 'a' (step 0), "
         "with other accesses (state kept from one execution to the next, such as a static "
         "variable, changes what the program does)");
+}
+
+namespace {
+
+// P writes v (declaring only its own object p), then ticks p five times; Q reads v (declaring
+// only q) into `seen`, which the state dump shows. The lie is seen only when Q's read is moved
+// past all six of P's steps: up to the write, P's ticks commute with it.
+Program far_pair() {
+  return [](Execution& ex) {
+    const ObjectId p = ex.object("p");
+    const ObjectId q = ex.object("q");
+    auto v = std::make_shared<int>(0);
+    auto seen = std::make_shared<int>(-1);
+    ex.spawn("P", [p, v](Actor& a) {
+      a.step("write v", {write(p)});
+      *v = 1;
+      for (int i = 0; i < 5; ++i)
+        a.step("tick", {write(p)});
+    });
+    ex.spawn("Q", [q, v, seen](Actor& a) {
+      a.step("read v", {write(q)});
+      *seen = *v;
+    });
+    ex.state_dump([seen]() -> nlohmann::json { return {{"seen", *seen}}; });
+  };
+}
+
+}  // namespace
+
+TEST_CASE("audit: its reach is how far it moves a step, and which executions", "[audit]") {
+  SECTION("the executions sampled, and the detail that states the reach") {
+    AuditOptions o;
+    std::vector<std::uint64_t> wanted;
+    for (std::uint64_t n = 1; n <= 20; ++n)
+      if (o.wants(n)) wanted.push_back(n);
+    CHECK(wanted == std::vector<std::uint64_t>{1, 2, 4, 8, 16});
+    CHECK(o.reach(5) == "audit: 5 executions (the 1st, 2nd, 4th, 8th, ...), steps moved up to 4 "
+                        "places");
+    o.every = 3;
+    o.max_distance = 1;
+    wanted.clear();
+    for (std::uint64_t n = 1; n <= 10; ++n)
+      if (o.wants(n)) wanted.push_back(n);
+    CHECK(wanted == std::vector<std::uint64_t>{1, 3, 6, 9});
+    CHECK(o.reach(1) == "audit: 1 execution (the 1st and every 3rd), steps moved up to 1 place");
+    o.every = 12;
+    CHECK(o.reach(0) == "audit: 0 executions (the 1st and every 12th), steps moved up to 1 place");
+    o.every = 1;
+    CHECK(o.reach(2) == "audit: 2 executions (every one), steps moved up to 1 place");
+  }
+  Schedule s;
+  for (int i = 0; i < 6; ++i)
+    s.steps.push_back(ScheduleEntry::run("P"));
+  s.steps.push_back(ScheduleEntry::run("Q"));
+  Explorer explorer(far_pair(), plain());
+  SECTION("five places: Q's read moved past the ticks only, one order per distance") {
+    AuditOptions five;
+    five.max_distance = 5;
+    const CommutationAudit audit = audit_commutation(explorer, s, five);
+    CHECK(!audit.finding);
+    CHECK(audit.not_audited.empty());
+    CHECK(audit.moves == 5);
+  }
+  SECTION("six places: past the write too") {
+    AuditOptions six;
+    six.max_distance = 6;
+    const CommutationAudit audit = audit_commutation(explorer, s, six);
+    REQUIRE(audit.finding);
+    CHECK(audit.moves == 6);
+    CHECK(audit.finding->moved == 6);
+    CHECK(audit.finding->past == 0);
+    CHECK(audit.finding->distance == 6);
+    CHECK(audit.finding->message().starts_with(
+        "Q's 'read v' (step 6) and P's 'write v' (step 0) are declared independent but do not "
+        "commute: in the other order, the execution ends in another state (Q's 'read v' (step 6) "
+        "moved past the 6 steps up to P's 'write v' (step 0))"));
+  }
+  SECTION("the checked mode's search: DPOR runs one execution, audited up to the distance") {
+    // P and Q never conflict by their declarations: one Mazurkiewicz trace.
+    ExploreOptions o = checked_mode();
+    DporStrategy dpor;
+    const ExplorationResult r = Explorer(far_pair(), o).explore(dpor);
+    CHECK(r.verdict == Verdict::kHolds);
+    CHECK(r.stats.executions == 1);
+    CHECK(r.stats.audited == 1);
+    o.audit.max_distance = 6;
+    CHECK(program_error(far_pair(), o).starts_with(
+        "Q's 'read v' (step 6) and P's 'write v' (step 0) are declared independent"));
+    o.check_accesses = false;
+    DporStrategy again;
+    const ExplorationResult off = Explorer(far_pair(), o).explore(again);
+    CHECK(off.verdict == Verdict::kHolds);
+    CHECK(off.stats.audited == 0);
+  }
 }
