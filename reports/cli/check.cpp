@@ -83,6 +83,9 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
               "The checked mode: a step that uses Checked state it did not declare stops the "
               "search naming the object, the actor and the step, and sampled executions get "
               "the commutation audit (slower; the verdict is the same for a correct model)");
+  c->add_flag("--html", a.html,
+              "Also write each counterexample as a self-contained HTML page, NAME.PROPERTY.html "
+              "beside its trace (as 'show --format html' renders it)");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   add_jobs_option(*c, a.jobs);
@@ -224,6 +227,10 @@ int run_check(const CheckArgs& args, const Context& ctx) {
       if (run.result.verdict == Verdict::kIncomplete) run.result.detail = interrupted;
     }
     overall = worse(overall, run.result.verdict);
+    if (args.html)
+      for (const std::string& file : run.trace_files)
+        write_file_atomically(page_path(file),
+                              render_page(reports::read_trace_file(file), ctx.models));
     if (args.json)
       summaries.push_back(run_summary(scenario, run));
     else
