@@ -174,18 +174,21 @@ std::string render_html(const TraceDocument& doc, const HtmlOptions& options) {
   out += "</p>\n";
   out +=
       "<p class=\"keys\">Keys: <kbd>j</kbd>/<kbd>↓</kbd> next step, <kbd>k</kbd>/<kbd>↑</kbd> "
-      "previous, <kbd>r</kbd> the race, <kbd>v</kbd> the violation, <kbd>f</kbd> fold or unfold, "
-      "<kbd>Esc</kbd> unpin";
+      "previous, ";
+  if (doc.race) out += "<kbd>r</kbd> the race, ";
+  out += "<kbd>v</kbd> the violation, <kbd>f</kbd> fold or unfold, <kbd>Esc</kbd> unpin";
   if (timed) out += ", <kbd>+</kbd>/<kbd>-</kbd> zoom the time axis";
   out += ". Hover a step to see what it accessed and the state after it; click to pin it.</p>\n";
   out += "</header>\n";
 
   // The lanes.
-  out += "<main>\n<div id=\"lanes\">\n<table id=\"timeline\">\n<thead><tr><th class=\"axis\">" +
+  out += "<main>\n<div id=\"lanes\">\n<table id=\"timeline\" style=\"--lanes:" +
+         std::to_string(actors.size()) + "\">\n<thead><tr><th class=\"axis\">" +
          std::string(timed ? "time" : "step") + "</th>";
   for (std::size_t a = 0; a < actors.size(); ++a)
     out +=
-        "<th class=\"actor\" data-lane=\"" + std::to_string(a) + "\">" + esc(actors[a]) + "</th>";
+        "<th class=\"actor\" data-lane=\"" + std::to_string(a) + "\" title=\"" + attr(actors[a]) +
+        "\">" + esc(actors[a]) + "</th>";
   out += "</tr></thead>\n<tbody>\n";
   const std::string span = std::to_string(actors.size());
   std::size_t run = 0;  // the folded runs so far

@@ -50,7 +50,11 @@
     const row = rowOf.get(p);
     const s = data.steps[p];
     if (pinned === p) details.append(el("div", "pinned", "pinned (Esc to unpin)"));
-    details.append(el("h2", null, row.querySelector(".label").textContent));
+    const label = row.querySelector(".label").cloneNode(true);
+    for (const badge of label.querySelectorAll(".badge")) badge.remove();
+    details.append(el("h2", null, label.textContent.trim()));
+    for (const badge of row.querySelectorAll(".label .badge"))
+      details.append(el("span", badge.className, badge.textContent), document.createTextNode(" "));
     details.dataset.p = String(p);
     const actor = data.actors[Number(row.querySelector("td.cell").dataset.lane)];
     details.append(el("div", "actor", "actor: " + actor));
@@ -104,7 +108,7 @@
       const row = rowOf.get(p);
       if (!visible(row)) row.classList.add("open");
       row.classList.add("current");
-      if (scroll) row.scrollIntoView({ block: "center", inline: "center" });
+      if (scroll) row.scrollIntoView({ block: "nearest", inline: "nearest" });
     }
     show(p);
   }

@@ -51,9 +51,10 @@ try {
 // The trace: `check` writes it into a fresh directory; `show --format html` draws it.
 function render() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "interleave-browser-"));
-  const scenario = path.join(source, "scenarios", spec.scenario);
+  // Run from the source tree, so that the page names the scenario as scenarios/NAME.json.
+  const scenario = path.join("scenarios", spec.scenario);
   try {
-    execFileSync(binary, ["check", scenario, "--out", dir, "-q"], { stdio: "pipe" });
+    execFileSync(binary, ["check", scenario, "--out", dir, "-q"], { stdio: "pipe", cwd: source });
     assert.fail("check found no violation in " + spec.scenario);
   } catch (e) {
     if (e.code === "ERR_ASSERTION") throw e;
@@ -99,7 +100,7 @@ async function main() {
   try {
     const page = await browser.newPage();
     page.setDefaultTimeout(60000);
-    await page.setViewport({ width: 1600, height: 1000 });
+    await page.setViewport({ width: 1600, height: 1100 });
     const url = pathToFileURL(pagePath).href;
     const requests = [];
     const errors = [];
@@ -146,7 +147,13 @@ async function main() {
     for (const i of [...(want.race || []), ...(want.violating === null ? [] : [want.violating])])
       assert.ok(await page.$eval("#step-" + i, (r) => r.offsetParent !== null), `step ${i} is shown`);
 
+    // The screenshot: the race's first step pinned (else the violating step), its details shown.
+    await page.keyboard.press(want.race ? "r" : "v");
+    await page.waitForSelector("#details h2");
+    await page.setViewport({ width: 1600, height: 1400 });
     await page.screenshot({ path: path.join(artefacts, caseName + ".png") });
+    await page.setViewport({ width: 1600, height: 1100 });
+    await page.keyboard.press("Escape");
 
     // Hover: the step's accesses and the state after it, with what it changed marked.
     // The race's first step, else the violating step, else the first.

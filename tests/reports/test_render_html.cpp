@@ -47,7 +47,7 @@ TEST_CASE("html: a lane per actor, a row per step, the violation marked", "[html
   const std::vector<std::string> actors = actors_in_order(c);
   for (std::size_t a = 0; a < actors.size(); ++a)
     CHECK_THAT(page, Catch::Contains("<th class=\"actor\" data-lane=\"" + std::to_string(a) +
-                                     "\">" + actors[a] + "</th>"));
+                                     "\" title=\"" + actors[a] + "\">" + actors[a] + "</th>"));
   CHECK(count(page, "<th class=\"actor\"") == actors.size());
   CHECK(count(page, "<tr class=\"step") == c.steps.size());
   // Each row has one cell per lane: the step's card in its actor's.
@@ -61,7 +61,10 @@ TEST_CASE("html: a lane per actor, a row per step, the violation marked", "[html
   // Self-contained: no address anywhere, the script and style inline.
   CHECK(page.find("src=") == std::string::npos);
   CHECK(page.find("href=") == std::string::npos);
-  CHECK(page.find("http") == std::string::npos);
+  CHECK(page.find("http:") == std::string::npos);
+  CHECK(page.find("https:") == std::string::npos);
+  CHECK(page.find("url(") == std::string::npos);
+  CHECK(page.find("@import") == std::string::npos);
   CHECK(count(page, "<script") == 2);
   CHECK(count(page, "</script>") == 2);
   CHECK(page == render_html(doc));  // deterministic
