@@ -4,7 +4,7 @@
 // and the violation highlighted, the steps not involved folded, hover and keyboard, that nothing
 // is fetched, and the size. Screenshots go to the artefact directory.
 //
-//   node pages.test.js CASE ARTEFACT_DIR     (CASE: seed, timed, large)
+//   node pages.test.js CASE ARTEFACT_DIR     (CASE: seed, timed, large, index)
 // Environment: INTERLEAVE_BINARY, INTERLEAVE_SOURCE_DIR; CHROMIUM (default /usr/bin/chromium).
 // Exit 0: passed; 1: failed; 77: skipped (no Chromium or no puppeteer-core installed).
 "use strict";
@@ -25,6 +25,8 @@ const kCases = {
   large: { scenario: "large-pr-79339-decomposed.json", trace: "live-owner-table-dropped", race: false },
 };
 const kMaxBytes = 2 * 1024 * 1024;
+// `gate --report DIR`'s index.html: the scenarios, each counterexample linked to its page.
+const kIndexScenarios = ["seed-starrocks-4.1.1.json", "h5-create-time-guard-holds.json"];
 
 function skip(why) {
   console.log("SKIPPED: " + why);
@@ -33,8 +35,8 @@ function skip(why) {
 
 const [caseName, artefacts] = process.argv.slice(2);
 const spec = kCases[caseName];
-if (!spec || !artefacts) {
-  console.error("usage: node pages.test.js seed|timed|large ARTEFACT_DIR");
+if ((!spec && caseName !== "index") || !artefacts) {
+  console.error("usage: node pages.test.js seed|timed|large|index ARTEFACT_DIR");
   process.exit(2);
 }
 const binary = process.env.INTERLEAVE_BINARY;
@@ -240,7 +242,47 @@ async function main() {
   }
 }
 
-main().catch((e) => {
+// The gate's index.html: a row per scenario, each counterexample a link that opens its page.
+async function mainIndex() {
+  const report = path.join(artefacts, "gate-report");
+  fs.rmSync(report, { recursive: true, force: true });
+  execFileSync(binary, ["gate", ...kIndexScenarios.map((f) => path.join("scenarios", f)), "--report", report, "-q"],
+    { stdio: "pipe", cwd: source });
+  const traces = fs.readdirSync(report).filter((f) => f.endsWith(".trace.json")).sort();
+  assert.ok(traces.length > 0);
+  const browser = await puppeteer.launch({
+    executablePath: chromium, headless: true, timeout: 120000, protocolTimeout: 120000,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+  });
+  try {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(60000);
+    await page.setViewport({ width: 1400, height: 700 });
+    const requests = [];
+    await page.setRequestInterception(true);
+    page.on("request", (r) => {
+      // Only the report's own files: the index and the pages it links.
+      if (r.url().startsWith(pathToFileURL(report).href + "/")) return r.continue();
+      requests.push(r.url());
+      return r.abort();
+    });
+    await page.goto(pathToFileURL(path.join(report, "index.html")).href, { waitUntil: "load" });
+    const rows = await page.$$eval("table.index tbody tr", (trs) => trs.map((t) => t.className));
+    assert.equal(rows.length, kIndexScenarios.length + 1);  // the seed's incident is a case too
+    const links = await page.$$eval("table.index a", (as) => as.map((a) => a.getAttribute("href")).sort());
+    assert.deepEqual(links, traces.map((t) => t.replace(/\.trace\.json$/, ".html")));
+    await page.screenshot({ path: path.join(artefacts, "index.png") });
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("table.index a")]);
+    await page.waitForSelector("body[data-ready=true]");
+    assert.ok((await page.$$eval("th.actor", (ths) => ths.length)) > 1, "the linked page has its lanes");
+    assert.deepEqual(requests, [], "nothing outside the report is fetched");
+    console.log(`index: ${rows.length} scenarios, ${links.length} counterexample pages: passed`);
+  } finally {
+    await browser.close();
+  }
+}
+
+(caseName === "index" ? mainIndex() : main()).catch((e) => {
   console.error(e);
   process.exit(1);
 });
