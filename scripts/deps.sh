@@ -10,8 +10,13 @@ packages=(
   python3 python3-jsonschema   # JSON Schema (draft 2020-12) checks of scenarios and traces
   graphviz libxml2-utils       # tests render DOT with `dot` and parse JUnit XML with xmllint
   parallel                     # tests run the shards of a split search under GNU parallel
-  chromium nodejs npm          # tests/browser/ load the HTML pages in Chromium (puppeteer-core)
+  chromium                     # tests/browser/ load the HTML pages in Chromium (puppeteer-core)
 )
+# Node and npm drive it; Debian's packages unless a Node with its npm is there already (a
+# NodeSource nodejs bundles npm, and Debian's npm cannot be installed beside it).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
