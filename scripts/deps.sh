@@ -10,13 +10,27 @@ packages=(
   python3 python3-jsonschema   # JSON Schema (draft 2020-12) checks of scenarios and traces
   graphviz libxml2-utils       # tests render DOT with `dot` and parse JUnit XML with xmllint
   parallel                     # tests run the shards of a split search under GNU parallel
+  chromium                     # tests/browser/ load the HTML pages in Chromium (puppeteer-core)
 )
+# Node and npm drive it; Debian's packages unless a Node with its npm is there already (a
+# NodeSource nodejs bundles npm, and Debian's npm cannot be installed beside it).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+install_browser_tests() {
+  # puppeteer-core, pinned by tests/browser/package-lock.json; it downloads no browser.
+  "$(dirname "$0")/../tests/browser/install.sh"
+}
+
+if [ ${#missing[@]} -eq 0 ]; then
+  install_browser_tests
+  exit 0
+fi
 
 echo "interleave: installing missing packages: ${missing[*]}" >&2
 sudo=""
@@ -24,3 +38,4 @@ sudo=""
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_browser_tests

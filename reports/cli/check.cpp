@@ -82,6 +82,9 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   c->add_option("--out", a.out_dir, "Directory for counterexample traces (default: out)")
       ->type_name("DIR");
   add_check_accesses_options(*c, a.checks);
+  c->add_flag("--html", a.html,
+              "Also write each counterexample as a self-contained HTML page, NAME.PROPERTY.html "
+              "beside its trace (as 'show --format html' renders it)");
   c->add_flag("--json", a.json, "Print a machine-readable summary (JSON) on stdout");
   c->add_flag("--quiet,-q", a.quiet, "Print only the verdict line of each scenario");
   add_jobs_option(*c, a.jobs);
@@ -250,6 +253,10 @@ int run_check(const CheckArgs& args, const Context& ctx) {
       if (run.result.verdict == Verdict::kIncomplete) run.result.detail = interrupted;
     }
     overall = worse(overall, run.result.verdict);
+    if (args.html)
+      for (const std::string& file : run.trace_files)
+        write_file_atomically(page_path(file),
+                              render_page(reports::read_trace_file(file), ctx.models));
     if (args.json)
       summaries.push_back(run_summary(scenario, run));
     else

@@ -55,6 +55,7 @@ struct CheckArgs {
   std::vector<std::string> sets;  ///< --set PATH=VALUE, in order
   std::string out_dir = "out";
   bool json = false;
+  bool html = false;  ///< --html: each counterexample's page beside its trace
   bool quiet = false;
   /// --jobs N (0: one per core): threads of the portfolio's rounds and of a split search; not
   /// given: the portfolio's rounds on every core, DPOR not split.
@@ -78,9 +79,17 @@ struct ReplayArgs {
   std::string trace;
   std::string scenario;  ///< "" : the scenario embedded in the trace
   bool quiet = false;
+  std::string html;  ///< --html FILE: the trace's page ("" : none)
 };
 CLI::App* add_replay(CLI::App& app, ReplayArgs& args);
 int run_replay(const ReplayArgs& args, const Context& ctx);
+
+/// The HTML page of `doc` (reports::render_html) with the log line each step printed, from the
+/// log patterns of the trace's model (none when the registry lacks it). show, replay and gate.
+std::string render_page(const reports::TraceDocument& doc, const ModelRegistry& models);
+/// Where the page of the trace `trace` goes: the same path with .html for .trace.json
+/// ("out/NAME.PROPERTY.trace.json" -> "out/NAME.PROPERTY.html").
+std::string page_path(const std::string& trace);
 
 struct ShowArgs {
   std::string trace;

@@ -58,6 +58,15 @@ std::filesystem::path report_file(const std::string& report_dir) {
          ("report" + std::string(reports::gate_format("markdown").extension));
 }
 
+// Where --report DIR puts the HTML index, and the page of a counterexample written to `trace`
+// (its file name with .html for .trace.json).
+std::filesystem::path index_file(const std::string& report_dir) {
+  return std::filesystem::path(report_dir) / "index.html";
+}
+std::string page_name(const std::string& trace) {
+  return std::filesystem::path(page_path(trace)).filename().string();
+}
+
 // Every property the scenarios can report, sorted, each once, described by its model's catalog
 // (its properties, and the engine's built-in ones; a property it does not describe gets no
 // description).
@@ -117,8 +126,8 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
   c->add_option("--junit", a.junit, "Write JUnit XML (one test case per scenario) to FILE")
       ->type_name("FILE");
   c->add_option("--report", a.report_dir,
-                "Write a Markdown report (summary, Mermaid sequence diagrams) and the "
-                "counterexample traces to DIR")
+                "Write a Markdown report (summary, Mermaid sequence diagrams), an HTML index "
+                "with a page per counterexample, and the counterexample traces to DIR")
       ->type_name("DIR");
   c->add_option("--sarif", a.sarif,
                 "Write a SARIF 2.1.0 log (one result per counterexample) to FILE")
@@ -133,6 +142,7 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
   add_check_accesses_options(*c, a.checks);
   const reports::GateFormat& junit = reports::gate_format("junit");
   const reports::GateFormat& markdown = reports::gate_format("markdown");
+  const reports::GateFormat& html = reports::gate_format("html");
   const reports::GateFormat& sarif = reports::gate_format("sarif");
   const reports::GateFormat& summary = reports::gate_format("summary");
   c->footer(
@@ -144,8 +154,10 @@ CLI::App* add_gate(CLI::App& app, GateArgs& a) {
       "  --junit FILE    " +
       std::string(junit.description) + "\n  --report DIR    DIR/report" +
       std::string(markdown.extension) + ", " + std::string(markdown.description) +
-      "\n  --sarif FILE    " + std::string(sarif.description) + "\n  --summary FILE  " +
-      std::string(summary.description) +
+      ";\n                  DIR/index" + std::string(html.extension) +
+      ", the scenarios, failures first, each linking the HTML page\n"
+      "                  of its counterexamples, DIR/NAME.PROPERTY.html\n  --sarif FILE    " +
+      std::string(sarif.description) + "\n  --summary FILE  " + std::string(summary.description) +
       ";\n                  with --report DIR, its counterexamples are links relative to DIR\n"
       "  --github        '::error file=SCENARIO,title=...::REASON' per failed scenario on stdout,\n"
       "                  before the summary line (GitHub shows them on the scenario file)\n\n"
@@ -257,7 +269,9 @@ GateOutputs gate_outputs(const GateArgs& args) {
   if (!args.report_dir.empty()) {
     check_output_directory("--report", args.report_dir);
     check_output_file("--report", report_file(args.report_dir));
+    check_output_file("--report", index_file(args.report_dir));
     files.emplace_back("--report", report_file(args.report_dir));
+    files.emplace_back("--report", index_file(args.report_dir));
   }
   for (std::size_t i = 0; i < files.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j)  // one report would overwrite the other
@@ -388,13 +402,24 @@ void print_summary(const reports::GateReport& report, const SummaryRows& rows,
           << std::flush;
 }
 
-// The reports, in formats of the table of reports/render/formats.hpp.
-void write_reports(const reports::GateReport& report, const GateArgs& args) {
+// The reports, in formats of the table of reports/render/formats.hpp; with --report, each
+// counterexample's HTML page too, before the index that links to them.
+void write_reports(reports::GateReport& report, const GateArgs& args, const Context& ctx) {
   if (!args.junit.empty())
     write_file_atomically(args.junit, reports::gate_format("junit").render(report));
   if (!args.report_dir.empty()) {
+    for (reports::GateCase& c : report.cases) {
+      c.counterexample_pages.clear();
+      for (std::size_t i = 0; i < c.traces.size() && i < c.counterexample_paths.size(); ++i) {
+        const std::string page = page_name(c.counterexample_paths[i]);
+        write_file_atomically(std::filesystem::path(args.report_dir) / page,
+                              render_page(c.traces[i], ctx.models));
+        c.counterexample_pages.push_back(page);
+      }
+    }
     write_file_atomically(report_file(args.report_dir),
                           reports::gate_format("markdown").render(report));
+    write_file_atomically(index_file(args.report_dir), reports::gate_format("html").render(report));
   }
   if (!args.sarif.empty())
     write_file_atomically(args.sarif, reports::gate_format("sarif").render(report));
@@ -422,7 +447,7 @@ int run_gate(const GateArgs& args, const Context& ctx) {
     else if (!c.passed) ++failed;
   }
   print_summary(report, rows, failed, skipped, args, ctx);
-  write_reports(report, args);
+  write_reports(report, args, ctx);
   if (failed > 0) return static_cast<int>(ExitCode::kViolation);
   return report.interrupted.empty() ? static_cast<int>(ExitCode::kHolds)
                                     : static_cast<int>(ExitCode::kIncomplete);

@@ -3,6 +3,7 @@
 // from the trace (a changed scenario or model).
 #include "reports/cli/commands.hpp"
 #include "reports/cli/text.hpp"
+#include "reports/run/output_files.hpp"
 #include "reports/trace/trace.hpp"
 
 #include <algorithm>
@@ -69,6 +70,10 @@ CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
       ->type_name("FILE");
   c->add_flag("--quiet,-q", a.quiet,
               "Print only the header and the result lines, not the replayed steps");
+  c->add_option("--html", a.html,
+                "Also write the trace as one self-contained HTML page to FILE (as 'show --format "
+                "html' renders it), whole or not at all")
+      ->type_name("FILE");
   c->footer(
       "Exit codes: 1 a violation occurs (the recorded one, or another: the output says which),\n"
       "            0 the schedule runs to completion and every property holds,\n"
@@ -76,12 +81,14 @@ CLI::App* add_replay(CLI::App& app, ReplayArgs& a) {
       "            2 bad input (e.g. a malformed or edited trace), 4 internal error.\n\n"
       "Examples:\n"
       "  interleave replay out/NAME.PROPERTY.trace.json\n"
-      "  interleave replay out/NAME.PROPERTY.trace.json --scenario changed-scenario.json");
+      "  interleave replay out/NAME.PROPERTY.trace.json --scenario changed-scenario.json\n"
+      "  interleave replay out/NAME.PROPERTY.trace.json --html trace.html");
   return c;
 }
 
 int run_replay(const ReplayArgs& args, const Context& ctx) {
   const ReplayInput input = read_replay_input(args.trace, args.scenario, ctx.models);
+  if (!args.html.empty()) check_output_file("--html", args.html);  // before the replay runs
   const reports::TraceDocument& doc = input.doc;
   const Scenario& scenario = input.scenario;
   const ExplorationSettings& settings = input.settings;
@@ -152,6 +159,7 @@ int run_replay(const ReplayArgs& args, const Context& ctx) {
   out += "result: " + result + "\n";
   if (!difference.empty()) out += "first difference from the trace: " + difference + "\n";
   ctx.out << out << std::flush;
+  if (!args.html.empty()) write_file_atomically(args.html, render_page(doc, ctx.models));
   return code;
 }
 

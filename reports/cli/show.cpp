@@ -2,6 +2,7 @@
 #include "reports/cli/commands.hpp"
 #include "reports/cli/text.hpp"
 #include "reports/render/formats.hpp"
+#include "reports/render/render.hpp"
 #include "reports/render/render_log.hpp"
 #include "reports/trace/trace.hpp"
 
@@ -58,8 +59,25 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
       "  interleave show out/NAME.PROPERTY.trace.json --format mermaid\n"
       "  interleave show out/NAME.PROPERTY.trace.json --format mermaid --full\n"
       "  interleave show out/NAME.PROPERTY.trace.json --state\n"
+      "  interleave show out/NAME.PROPERTY.trace.json --format html > trace.html\n"
       "  interleave show out/NAME.PROPERTY.trace.json --format dot | dot -Tsvg > hb.svg");
   return c;
+}
+
+std::string render_page(const reports::TraceDocument& doc, const ModelRegistry& models) {
+  reports::HtmlOptions options;
+  const std::string model = doc.scenario.is_object() ? doc.scenario.value("model", std::string())
+                                                     : std::string();
+  if (const ModelDriver* driver = models.find(model))
+    options.log = reports::log_lines_by_step(doc, driver->log_patterns());
+  return reports::render_html(doc, options);
+}
+
+std::string page_path(const std::string& trace) {
+  constexpr std::string_view kTrace = ".trace.json";
+  std::string path = trace;
+  if (path.ends_with(kTrace)) path.resize(path.size() - kTrace.size());
+  return path + ".html";
 }
 
 int run_show(const ShowArgs& args, const Context& ctx) {
@@ -73,6 +91,8 @@ int run_show(const ShowArgs& args, const Context& ctx) {
     // read_replay_input has checked the model: a driver the registry lacks is not reached.
     if (driver != nullptr) ctx.out << reports::render_log(input.doc, driver->log_patterns());
     ctx.out << std::flush;
+  } else if (args.format == "html") {
+    ctx.out << render_page(input.doc, ctx.models) << std::flush;
   } else {
     const reports::TraceFormat& format = reports::trace_format(args.format);
     const auto render = args.full && format.render_full ? format.render_full : format.render;

@@ -34,6 +34,8 @@
 // counterexamples. A counterexample is a relative link (its text the link) when the case has
 // counterexample_links, else its path. No timings: byte-identical for identical outcomes.
 //
+// render_html_index (reports/render/render_html.cpp): the report directory's index.html; see there.
+//
 // render_github_annotations: one GitHub workflow command per failed case,
 // "::error file=FILE,title=TITLE::MESSAGE", with the escaping of workflow commands (% CR LF in
 // the message; those and : , in the properties); "" when every case passed.
@@ -74,6 +76,9 @@ struct GateCase {
   /// counterexample_links[i]: counterexample_paths[i] as a relative link for the summary (the
   /// gate fills it when it writes a --report directory; empty: no links).
   std::vector<std::string> counterexample_links;
+  /// counterexample_pages[i]: the HTML page of traces[i] (render_html), relative to the report
+  /// directory, for the HTML index (the gate fills it when it writes a --report directory).
+  std::vector<std::string> counterexample_pages;
 };
 
 /// A property a gate run checks (a SARIF rule).
@@ -103,6 +108,13 @@ std::string render_markdown_report(const GateReport& report);
 
 /// The CI run's summary (Markdown; see above).
 std::string render_summary(const GateReport& report);
+
+/// The report directory's index.html (reports/render/render_html.cpp): one self-contained page, a totals
+/// line, then one table of every scenario, failed ones first (otherwise in run order): scenario
+/// (and file) | expected | actual | executions | result | counterexamples, each counterexample a
+/// link to its page (counterexample_pages) named by its violation. No timings: byte-identical for
+/// identical outcomes. All text escaped.
+std::string render_html_index(const GateReport& report);
 
 /// GitHub workflow annotations (see above), one line each.
 std::string render_github_annotations(const GateReport& report);

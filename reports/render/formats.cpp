@@ -12,6 +12,9 @@ namespace {
 std::string text_renderer(const TraceDocument& doc) {
   return render_text(doc);  // the default TextOptions
 }
+std::string html_renderer(const TraceDocument& doc) {
+  return render_html(doc);  // without log lines: `show --format html` adds the model's
+}
 std::string mermaid_slice(const TraceDocument& doc) {
   return render_mermaid(doc);
 }
@@ -49,6 +52,8 @@ const std::vector<TraceFormat>& trace_formats() {
        &mermaid_slice, &mermaid_full},
       {"dot", "the happens-before graph for Graphviz", ".dot", "show --format", &dot_slice,
        &dot_full},
+      {"html", "one self-contained page: a lane per actor, the race and the slice, hover for state",
+       ".html", "show --format", &html_renderer},
   };
   return formats;
 }
@@ -59,6 +64,8 @@ const std::vector<GateFormat>& gate_formats() {
        "gate --junit", &render_junit},
       {"markdown", "Markdown: summary, failures, each counterexample's diagram and steps", ".md",
        "gate --report", &render_markdown_report},
+      {"html", "index.html: scenarios, failures first, links to each counterexample's page",
+       ".html", "gate --report", &render_html_index},
       {"sarif", "SARIF 2.1.0, one result per counterexample, a thread flow per actor", ".sarif",
        "gate --sarif", &render_sarif},
       {"summary", "Markdown for the CI run's page: failures first, one table of scenarios", ".md",

@@ -30,9 +30,10 @@ struct Format {
 using TraceFormat = Format<TraceDocument>;
 using GateFormat = Format<GateReport>;
 
-/// How a counterexample trace can be shown: text (the default, first), json, mermaid, dot.
+/// How a counterexample trace can be shown: text (the default, first), json, mermaid, dot, html.
 const std::vector<TraceFormat>& trace_formats();
-/// How a gate run is reported: junit (JUnit XML for CI), markdown (the report for people), sarif
+/// How a gate run is reported: junit (JUnit XML for CI), markdown (the report for people), html
+/// (the report directory's index.html, linking each counterexample's page), sarif
 /// (code scanning), summary (the CI run's page).
 const std::vector<GateFormat>& gate_formats();
 

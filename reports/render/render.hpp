@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace interleave::reports {
 
@@ -66,6 +67,25 @@ std::string render_mermaid(const TraceDocument& doc, const DiagramOptions& optio
 /// U+29F5 ("⧵"), because Graphviz expands escapes in tooltips twice.
 std::string render_dot(const TraceDocument& doc);
 std::string render_dot(const TraceDocument& doc, const DiagramOptions& options);
+
+/// What an HTML page shows besides the document.
+struct HtmlOptions {
+  /// log[p]: the lines the step at position p printed (log_lines_by_step, reports/render/render_log.hpp);
+  /// empty (the default) when the caller has no log patterns.
+  std::vector<std::vector<std::string>> log;
+};
+
+/// One self-contained HTML page (docs/reports.md, "HTML"): no external script, style, font or
+/// image (its script and style are reports/render/html/page.js and page.css, inline). A header with the
+/// counterexample's headline, the violation and the race in their report wording and the causal
+/// slice's size; a table with one lane (column) per actor in order of first appearance and one
+/// row per step ("#index label", what happened, its log lines), the violating step and the race's
+/// two steps marked, the steps not in the causal slice folded (a row per run of them, "N steps not
+/// involved (ACTOR n, ...)"); a timed trace's steps at their times, each row lowered by its
+/// compressed gap and gaps of a second or more marked. Then the steps' accesses, log lines and
+/// states (as the changes each step made) as JSON, which the script shows on hover or click. All
+/// text is escaped (the JSON holds no '<'); deterministic.
+std::string render_html(const TraceDocument& doc, const HtmlOptions& options = {});
 
 /// The widest note of a Mermaid diagram and the longest line of a DOT node label, in columns.
 inline constexpr std::size_t kDiagramNoteWidth = 60;

@@ -30,15 +30,17 @@ char glog_level(const std::string& level) {
 
 }  // namespace
 
-std::string render_log(const TraceDocument& doc, const LogPatternTable& patterns) {
+std::vector<std::vector<std::string>> log_lines_by_step(const TraceDocument& doc,
+                                                        const LogPatternTable& patterns) {
   const Counterexample& c = doc.counterexample;
   bool timed = !c.steps.empty();
   for (const TraceStep& s : c.steps)
     timed = timed && s.time.has_value();
   const WallClock origin = timed && c.wall_clock ? *c.wall_clock : WallClock{};
   std::map<std::string, std::size_t> thread_ids;
-  std::string out;
-  for (const TraceStep& s : c.steps) {
+  std::vector<std::vector<std::string>> out(c.steps.size());
+  for (std::size_t pos = 0; pos < c.steps.size(); ++pos) {
+    const TraceStep& s = c.steps[pos];
     const std::vector<LoggedLine> lines = logged_lines(patterns.compiled(), s.what);
     if (lines.empty()) continue;
     const std::size_t tid = thread_ids.emplace(s.actor, thread_ids.size() + 1).first->second;
@@ -46,15 +48,23 @@ std::string render_log(const TraceDocument& doc, const LogPatternTable& patterns
     for (const LoggedLine& l : lines) {
       const LogPattern& p = patterns.patterns()[l.pattern];
       if (!p.method.empty())
-        out += format_wall_clock(origin, t) + " " + p.level + " (" + s.actor + "|" +
+        out[pos].push_back(format_wall_clock(origin, t) + " " + p.level + " (" + s.actor + "|" +
                std::to_string(tid) + ") [" + p.logger + "." + p.method +
-               "():" + std::to_string(p.line) + "] " + l.message + "\n";
+               "():" + std::to_string(p.line) + "] " + l.message);
       else
-        out += std::string(1, glog_level(p.level)) + glog_time(origin, t) + " " +
+        out[pos].push_back(std::string(1, glog_level(p.level)) + glog_time(origin, t) + " " +
                std::to_string(tid) + " " + p.logger + ":" + std::to_string(p.line) + "] " +
-               l.message + "\n";
+                          l.message);
     }
   }
+  return out;
+}
+
+std::string render_log(const TraceDocument& doc, const LogPatternTable& patterns) {
+  std::string out;
+  for (const std::vector<std::string>& lines : log_lines_by_step(doc, patterns))
+    for (const std::string& line : lines)
+      out += line + "\n";
   return out;
 }
 

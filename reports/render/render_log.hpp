@@ -20,11 +20,17 @@
 #include "reports/trace/trace.hpp"
 
 #include <string>
+#include <vector>
 
 namespace interleave::reports {
 
 /// The log of `doc`'s counterexample under `patterns`, a line per logged line; "" when no step
 /// logs one.
 std::string render_log(const TraceDocument& doc, const LogPatternTable& patterns);
+
+/// The same lines per step: element p holds the lines the step at position p printed, in order
+/// (render_log is their concatenation, a newline after each).
+std::vector<std::vector<std::string>> log_lines_by_step(const TraceDocument& doc,
+                                                        const LogPatternTable& patterns);
 
 }  // namespace interleave::reports
