@@ -435,14 +435,13 @@ void Execution::final_check(std::string name, std::function<Check()> check) {
   final_checks_.push_back({std::move(name), std::move(check), {}});
 }
 
-std::vector<std::string> Execution::failing_final_checks() const {
-  std::vector<std::string> failing;
-  if (!alive_.empty() || !violation_ || violation_->actor != kNoActor ||
-      violation_->step != buffers_.trace.size())
-    return failing;
-  for (const auto& c : final_checks_)
-    if (c.deferred ? c.deferred().has_value() : c.check().has_value()) failing.push_back(c.name);
-  return failing;
+std::vector<Violation> Execution::violations() const {
+  std::vector<Violation> all;
+  if (!violation_) return all;
+  all.reserve(1 + also_.size());
+  all.push_back(*violation_);
+  all.insert(all.end(), also_.begin(), also_.end());
+  return all;
 }
 
 void Execution::deferred_check(std::string name, std::function<std::optional<Finding>()> check) {
@@ -680,16 +679,20 @@ Outcome Execution::run(Strategy& strategy) {
     }
     const std::size_t step = trace.size();
     if (alive_.empty()) {
+      // Every check runs: each property that fails is reported, the first as violation_.
       for (const auto& c : final_checks_) {
+        std::optional<Violation> failed;
         if (c.deferred) {
-          if (auto found = c.deferred()) {
-            violation_ = Violation{c.name, std::move(found->message), step, kNoActor, found->step};
-            break;
-          }
+          if (auto found = c.deferred())
+            failed = Violation{c.name, std::move(found->message), step, kNoActor, found->step};
         } else if (auto msg = c.check()) {
-          violation_ = Violation{c.name, std::move(*msg), step, kNoActor, std::nullopt};
-          break;
+          failed = Violation{c.name, std::move(*msg), step, kNoActor, std::nullopt};
         }
+        if (!failed) continue;
+        if (violation_)
+          also_.push_back(std::move(*failed));
+        else
+          violation_ = std::move(failed);
       }
       outcome = violation_ ? Outcome::kViolation : Outcome::kCompleted;
       break;

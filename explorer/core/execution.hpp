@@ -424,10 +424,13 @@ class Execution final : public StateSource {
   /// Runs every actor to completion (or until a violation, deadlock, bound or abandon) under
   /// `strategy`. Calls strategy.end_execution() before returning. Call once.
   Outcome run(Strategy& strategy);
+  /// The property that failed first (nullopt if none): the one that ended the execution, or the
+  /// first failing final or deferred check in the order registered.
   const std::optional<Violation>& violation() const { return violation_; }
-  /// After run() ended with every actor finished: every final and deferred check that fails, in
-  /// the order registered (violation() reports the first). Empty otherwise. Runs the checks again.
-  std::vector<std::string> failing_final_checks() const;
+  /// Every property that failed: when every actor finished, each final and deferred check that
+  /// fails, in the order registered (all are run, not only up to the first failure); otherwise
+  /// violation() alone, or nothing.
+  std::vector<Violation> violations() const;
   const std::string& abandon_reason() const { return abandon_reason_; }
   /// Why the execution was infeasible under its ordering constraints (Outcome::kInfeasible).
   const std::string& infeasible_reason() const { return infeasible_reason_; }
@@ -506,6 +509,7 @@ class Execution final : public StateSource {
   std::function<void(StateHasher&)> fingerprint_;
   std::vector<std::string> covered_;
   std::optional<Violation> violation_;
+  std::vector<Violation> also_;  // the final and deferred checks that failed after violation_
   std::string abandon_reason_;
   std::unique_ptr<OrderGates> gates_;  // only when the program states ordering constraints
   std::vector<Access> gate_accesses_;

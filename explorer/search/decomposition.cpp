@@ -336,10 +336,14 @@ LiftResult lift_counterexample(const Program& full, const OwnerDecomposition& d,
   if (r.verdict != Verdict::kViolation || r.counterexamples.empty())
     return fail("the lifted execution of the full scenario ends without a violation (" +
                 std::string(to_string(r.verdict)) + ")");
-  const Counterexample& c = r.counterexamples.front();
-  if (c.invariant != slice_cx.invariant)
-    return fail("the lifted execution violates '" + c.invariant + "' first, not '" +
-                slice_cx.invariant + "'");
+  // The lifted execution may violate other properties beside the slice's (each is reported).
+  const auto same = std::find_if(
+      r.counterexamples.begin(), r.counterexamples.end(),
+      [&](const Counterexample& x) { return x.invariant == slice_cx.invariant; });
+  if (same == r.counterexamples.end())
+    return fail("the lifted execution violates '" + r.counterexamples.front().invariant +
+                "', not '" + slice_cx.invariant + "'");
+  const Counterexample& c = *same;
   const std::size_t full_steps = actor_steps(c.schedule);
   const std::size_t slice_total = actor_steps(slice_cx.schedule);
   result.extra_steps = full_steps >= slice_total ? full_steps - slice_total : 0;

@@ -71,6 +71,12 @@ std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffer
 }
 
 
+const Violation* ReplayReport::violation_of(std::string_view invariant) const {
+  for (const Violation& v : violations)
+    if (v.invariant == invariant) return &v;
+  return nullptr;
+}
+
 ReplayReport Explorer::replay(const Schedule& schedule) {
   ReplayStrategy replay(schedule);
   PreemptionCounter strategy(replay);
@@ -81,6 +87,7 @@ ReplayReport Explorer::replay(const Schedule& schedule) {
   ReplayReport r;
   r.outcome = ex.run(strategy);
   r.violation = ex.violation();
+  r.violations = ex.violations();
   r.steps = readable_steps(ex, buffers_);
   r.state = ex.final_state();
   r.states = std::move(buffers_.states);
@@ -126,22 +133,23 @@ void audit_or_throw(Explorer& explorer, const Schedule& schedule, const AuditOpt
 Counterexample Explorer::make_counterexample(const Schedule& schedule,
                                              const std::string& expected_invariant) {
   ReplayReport r = replay(schedule);
-  if (!r.violation || r.timing_infeasible ||
-      (!expected_invariant.empty() && r.violation->invariant != expected_invariant))
+  const Violation* v = r.timing_infeasible         ? nullptr
+                       : expected_invariant.empty() ? (r.violation ? &*r.violation : nullptr)
+                                                    : r.violation_of(expected_invariant);
+  if (v == nullptr)
     throw ProgramError(
         "the program is not deterministic: replaying a violating schedule did not reproduce " +
         (expected_invariant.empty() ? std::string("a violation") : expected_invariant) +
         (r.reason.empty() ? std::string() : " (" + r.reason + ")"));
   Counterexample c;
-  c.invariant = r.violation->invariant;
-  c.message = r.violation->message;
-  c.step = r.violation->step;
-  if (r.violation->actor != kNoActor && r.violation->step < r.steps.size())
-    c.actor = r.steps[r.violation->step].actor;
+  c.invariant = v->invariant;
+  c.message = v->message;
+  c.step = v->step;
+  if (v->actor != kNoActor && v->step < r.steps.size()) c.actor = r.steps[v->step].actor;
   c.preemptions = r.preemptions;
   c.schedule = schedule;
   c.schedule.steps.resize(r.consumed);
-  c.found_at = r.violation->found_at;
+  c.found_at = v->found_at;
   c.steps = std::move(r.steps);
   // The state at the violation: after the step that found it, else after the violating step.
   const std::size_t at = c.found_at.value_or(c.step);
@@ -271,7 +279,7 @@ bool Exploration::run(std::uint64_t executions) {
     }
 
     Outcome outcome;
-    std::optional<Violation> violation;
+    std::vector<Violation> violations;  // every property this execution violated, first first
     bool timing_infeasible = false;
     Schedule schedule;
     const std::uint64_t number = stats.executions + 1;
@@ -286,13 +294,14 @@ bool Exploration::run(std::uint64_t executions) {
       Execution ex(*explorer_.pool_, buffers, eo);
       explorer_.program_(ex);
       outcome = ex.run(strategy_);
-      violation = ex.violation();
+      if (ex.violation()) [[unlikely]]
+        violations = ex.violations();
       if (ex.timed()) [[unlikely]] {
         result_.timed = true;
         if (!ex.timing_feasible() && outcome != Outcome::kStepBound) {
           // Not a behaviour of the timed program: counted, never reported.
           timing_infeasible = true;
-          violation.reset();
+          violations.clear();
         }
       }
       if (!timing_infeasible)
@@ -303,7 +312,7 @@ bool Exploration::run(std::uint64_t executions) {
         for (const auto* list : {&ex.windows(), &options.windows})
           for (const TimingWindow& w : *list) {
             WindowBounds& b = result_.windows[w.name];
-            if (violation && !timing_infeasible)
+            if (!violations.empty() && !timing_infeasible)
               measure_window(buffers.timing_graph, buffers.trace, buffers.actor_names, w, b);
           }
       }
@@ -326,7 +335,8 @@ bool Exploration::run(std::uint64_t executions) {
                 StepRecord{e.actor, std::string(e.op.label), {e.op.begin(), e.op.end()}});
         }
       }
-      if (violation && !reported_.contains(violation->invariant)) {
+      if (std::any_of(violations.begin(), violations.end(),
+                      [&](const Violation& v) { return !reported_.contains(v.invariant); })) {
         schedule.seed = strategy_.execution_seed();
         schedule.steps.reserve(buffers.decisions.size());
         for (const Decision& d : buffers.decisions) {
@@ -368,30 +378,31 @@ bool Exploration::run(std::uint64_t executions) {
         ++stats.failed;
         break;
     }
-    if (violation) {
-      ++stats.violations[violation->invariant];
-      if (!reported_.contains(violation->invariant)) {
-        reported_.insert(violation->invariant);
-        if (options.minimize)
-          schedule = minimize(explorer_.program_, schedule, violation->invariant,
-                              MinimizeOptions{options.minimize_budget, options.max_steps,
-                                              options.stack_size})
-                         .schedule;
-        result_.counterexamples.push_back(
-            explorer_.make_counterexample(schedule, violation->invariant));
-        if (options.audit_counterexamples)
-          audit_or_throw(explorer_, schedule, options.audit, stats);
-        if (options.on_counterexample) {
-          stats.elapsed_seconds = elapsed();
-          options.on_counterexample(result_.counterexamples.back(), stats);
-        }
-        if (options.stop_on_first_violation) {
-          cut_ = "stopped at the first violation";
-          result_.stopped_at_first_violation = true;
-          over_ = true;
-          break;
-        }
+    // Every property the execution violated is counted and, the first time, reported.
+    bool reported = false;
+    for (const Violation& violation : violations) {
+      ++stats.violations[violation.invariant];
+      if (reported_.contains(violation.invariant)) continue;
+      reported_.insert(violation.invariant);
+      reported = true;
+      Schedule shown = schedule;
+      if (options.minimize)
+        shown = minimize(explorer_.program_, schedule, violation.invariant,
+                         MinimizeOptions{options.minimize_budget, options.max_steps,
+                                         options.stack_size})
+                    .schedule;
+      result_.counterexamples.push_back(explorer_.make_counterexample(shown, violation.invariant));
+      if (options.audit_counterexamples) audit_or_throw(explorer_, shown, options.audit, stats);
+      if (options.on_counterexample) {
+        stats.elapsed_seconds = elapsed();
+        options.on_counterexample(result_.counterexamples.back(), stats);
       }
+    }
+    if (reported && options.stop_on_first_violation) {
+      cut_ = "stopped at the first violation";
+      result_.stopped_at_first_violation = true;
+      over_ = true;
+      break;
     }
     if (options.on_progress && stats.executions % options.progress_interval == 0) {
       stats.elapsed_seconds = elapsed();

@@ -87,7 +87,11 @@ struct Counterexample {
 /// The result of a strict replay with readable steps.
 struct ReplayReport {
   Outcome outcome = Outcome::kCompleted;
-  std::optional<Violation> violation;
+  std::optional<Violation> violation;  ///< the first property that failed (Execution::violation)
+  /// Every property that failed, the first being `violation` (Execution::violations).
+  std::vector<Violation> violations;
+  /// The failure of `invariant` among `violations`; null if it did not fail.
+  const Violation* violation_of(std::string_view invariant) const;
   std::vector<TraceStep> steps;
   nlohmann::json state;               ///< at the end
   std::vector<nlohmann::json> states;  ///< after each step (empty if the program has no dump)
@@ -107,7 +111,8 @@ struct ExplorationResult {
   /// kHolds: what was covered; kIncomplete: what cut the search; kViolation: what was covered
   /// until the search stopped.
   std::string detail;
-  /// One per violated property when exploring past the first violation, otherwise at most one.
+  /// One per violated property. A search stopped at its first violation reports that
+  /// execution's: every property that failed at its end (or the one that ended it).
   std::vector<Counterexample> counterexamples;
   /// Coverage goals reached (Execution::cover): goal -> number of executions that reached it.
   std::map<std::string, std::uint64_t> covered;
@@ -234,9 +239,9 @@ class Explorer {
   /// executions one by one (explorer/search/audit.hpp).
   Outcome run_once(Strategy& strategy, Once* once = nullptr);
 
-  /// Replays `schedule`, which must end in a violation, and builds its counterexample. Throws
-  /// ProgramError if it does not reproduce a violation of `expected_invariant` (or of any
-  /// property, when empty).
+  /// Replays `schedule`, which must end in a violation, and builds its counterexample: of
+  /// `expected_invariant`, which may be any of the properties the execution violates, or of the
+  /// first when empty. Throws ProgramError if it does not reproduce that violation.
   Counterexample make_counterexample(const Schedule& schedule,
                                      const std::string& expected_invariant = {});
 

@@ -13,7 +13,8 @@ namespace {
 // What minimisation needs to know about one execution.
 struct Run {
   Outcome outcome = Outcome::kCompleted;
-  std::optional<Violation> violation;
+  std::optional<Violation> violation;  // the first property that failed
+  std::vector<std::string> violated;   // every property that failed (Execution::violations)
   std::vector<Event> trace;
   std::vector<Decision> decisions;
   std::vector<std::string> names;  // by actor id
@@ -22,7 +23,8 @@ struct Run {
   bool timing_feasible = true;  // a timed program's execution that fits no times is no behaviour
 
   bool violates(const std::string& invariant) const {
-    return timing_feasible && violation.has_value() && violation->invariant == invariant;
+    return timing_feasible &&
+           std::find(violated.begin(), violated.end(), invariant) != violated.end();
   }
 };
 
@@ -40,6 +42,9 @@ class Minimizer {
       program_(ex);
       r.outcome = ex.run(recorder);
       r.violation = ex.violation();
+      if (r.violation)
+        for (const Violation& v : ex.violations())
+          r.violated.push_back(v.invariant);
       r.timing_feasible = ex.timing_feasible();
       for (std::size_t a = 0; a < ex.actor_count(); ++a)
         r.names.push_back(ex.actor(static_cast<ActorId>(a)).name());

@@ -181,7 +181,9 @@ PortfolioResult explore_portfolio(const Program& program, const ExploreOptions& 
     for (std::size_t i : active) {
       Run& r = runs[i];
       const auto& found = r.exploration->progress().counterexamples;
-      for (; r.taken < found.size() && !stopped_at_first; ++r.taken) {
+      // A member stopped at its first violation found that execution's properties: all of them
+      // are reported.
+      for (; r.taken < found.size(); ++r.taken) {
         if (reported.contains(found[r.taken].invariant)) continue;
         report(found[r.taken], i, so_far);
         if (options.stop_on_first_violation) stopped_at_first = true;

@@ -78,12 +78,10 @@ SimulationResult simulate(const Program& program, const SimulateOptions& options
           if (ex.timed()) mine.timed = true;
           if (ex.timed() && !ex.timing_feasible() && outcome != Outcome::kStepBound) {
             ++mine.timing_infeasible;
-          } else if (const auto& v = ex.violation()) {
-            // Found at the end: every property that fails counts, not only the first reported.
-            std::vector<std::string> failing = ex.failing_final_checks();
-            if (failing.empty()) failing.push_back(v->invariant);
-            for (const std::string& p : failing)
-              ++mine.violations[p];
+          } else if (ex.violation()) {
+            // Every property that fails counts, not only the first.
+            for (const Violation& v : ex.violations())
+              ++mine.violations[v.invariant];
             ++mine.violating;
           } else if (outcome == Outcome::kCompleted) {
             ++mine.completed;

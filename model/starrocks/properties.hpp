@@ -193,9 +193,9 @@ inline constexpr std::array<const Fact*, 26> kFacts = {&inv::kLiveOwnerTableDrop
                                                        &goal::kFinalizeSkipped,
                                                        &goal::kSweepPassCompleted,
                                                        &goal::kDeadSessionCleaned};
-/// The properties checked when an execution ends, in the order they are checked (the first that
-/// fails is reported): the sink's failure (what the seed's log shows) before the drop that caused
-/// it, then the leaks.
+/// The properties checked when an execution ends, in the order they are checked; every one that
+/// fails is reported, in this order (the first is the execution's Execution::violation): the
+/// sink's failure (what the seed's log shows) before the drop that caused it, then the leaks.
 inline constexpr std::array<const Fact*, 6> kEndOfExecutionOrder = {
     &inv::kSinkTableNotFound,         &inv::kLiveOwnerTableDropped, &inv::kTempTableLeak,
     &inv::kUnreachableFrontendLeak,   &inv::kDeadSessionTableLeft,  &inv::kKilledRunCommits};

@@ -110,17 +110,20 @@ int run_replay(const ReplayArgs& args, const Context& ctx) {
   }
   out += "  recorded: " + describe_violation(recorded, Wording::kConsole) + "\n";
   const std::string difference = first_difference(recorded.steps, rep.steps);
+  // The recorded property if the replay violates it (beside others at the end), else the first.
+  const Violation* violated = rep.violation_of(recorded.invariant);
+  if (violated == nullptr && rep.violation) violated = &*rep.violation;
   if (!args.quiet) {
     std::optional<std::size_t> marked;
-    if (rep.violation && rep.violation->step < rep.steps.size()) marked = rep.violation->step;
+    if (violated != nullptr && violated->step < rep.steps.size()) marked = violated->step;
     out += format_steps(rep.steps, "    ", marked);
   }
 
   int code = 0;
   std::string result;
-  if (rep.violation) {
+  if (violated != nullptr) {
     code = static_cast<int>(ExitCode::kViolation);
-    const Violation& v = *rep.violation;
+    const Violation& v = *violated;
     Counterexample replayed;  // the violation as the replay ran it, to be said in the same words
     replayed.invariant = v.invariant;
     replayed.message = v.message;

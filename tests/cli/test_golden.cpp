@@ -207,8 +207,9 @@ TEST_CASE("docs/model.md's table of every hazard under the three presets is what
   const std::map<std::string, std::string> letter = {
       {"live_owner_table_dropped", "L"}, {"sink_table_not_found", "S"},
       {"manager_null_pointer", "N"},     {"untracked_temp_table", "U"},
-      {"unreachable_frontend_leak", "F"}, {"killed_run_commits", "K"}};
-  const std::string order = "LSNUFK";
+      {"unreachable_frontend_leak", "F"}, {"killed_run_commits", "K"},
+      {"dead_session_table_left", "D"}};
+  const std::string order = "LSNUFKD";
   REQUIRE(m["rows"].size() == 3);
   for (std::size_t i = 0; i < m["scenarios"].size(); ++i) {
     const std::string name = m["scenarios"][i];

@@ -50,7 +50,7 @@ TEST_CASE("pictures: the seed's diagrams draw its causal slice, --full every ste
   CHECK_THAT(mermaid.out, Catch::Contains(std::to_string(steps - drawn) +
                                           " steps not involved, not drawn (--full draws them)"));
   CHECK_THAT(mermaid.out, Catch::Contains(": the race#58; "));
-  CHECK_THAT(mermaid.out, Catch::Contains("Note over a3: violation#58; live_owner_table_dropped"));
+  CHECK_THAT(mermaid.out, Catch::Contains("Note over a2: violation#58; live_owner_table_dropped"));
   CHECK_THAT(mermaid.out, !Catch::Contains(" as Session"));  // the client is not involved
 
   const CliResult dot = run_binary_in(tmp.path(), {"show", kTrace, "--format", "dot"});

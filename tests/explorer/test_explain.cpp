@@ -130,6 +130,39 @@ TEST_CASE("explain: DPOR finds the explanations exhaustive DFS finds, one per Ma
   CHECK_FALSE(drop_between);  // the drop of key 1 logs line 3: it is explained, not inferred
 }
 
+TEST_CASE("explain: a step no line logs, between two lines in every explanation, is inferred",
+          "[explain]") {
+  // One writer puts key 1 (line 1), clears its slot without a line, and finds the key missing
+  // (line 2): the clear is in every explanation, after line 1 and before line 2.
+  const Program program = [](Execution& ex) {
+    auto& slot = ex.make<Shared<int>>(ex, "slot", 0);
+    ex.spawn("w", [&slot](Actor& a) {
+      slot.write(a, "put", 10);
+      a.note(table().render("put", {{"key", "1"}, {"value", "10"}}));
+      slot.write(a, "clear", 0);
+      if (slot.read(a, "get") == 0) a.note(table().render("miss", {{"key", "1"}}));
+    });
+  };
+  const Incident inc = incident("00:00:01 put key[1] value[10]\n00:00:02 key[1] not found\n");
+  REQUIRE(inc.related.size() == 2);
+  for (const bool dfs : {false, true}) {
+    ExplainOptions o;
+    o.dfs = dfs;
+    const ExplainResult r = explain_incident(program, inc, table().compiled(), o);
+    INFO("dfs " << dfs);
+    REQUIRE(r.complete);
+    CHECK(r.explanations == 1);
+    REQUIRE(r.inferred.size() == 1);
+    const InferredStep& s = r.inferred[0];
+    CHECK(s.actor == "w");
+    CHECK(s.label == "clear");
+    CHECK(s.occurrence == 1);
+    CHECK(s.what == "write slot = 0");  // the primitive's note, which no pattern matches
+    CHECK(s.after_line == std::optional<std::size_t>(0));
+    CHECK(s.before_line == std::optional<std::size_t>(1));
+  }
+}
+
 TEST_CASE("explain: cutting at a line a complete logger may not print finds what filtering at the "
           "end finds",
           "[explain]") {

@@ -100,9 +100,9 @@ TEST_CASE("seed: starrocks-4.1.1 drops a live TaskRun's staging table and the CN
     for (const Counterexample& k : r.counterexamples) {
       const ReplayReport rep = ex.replay(k.schedule);
       CHECK_FALSE(rep.diverged);
-      REQUIRE(rep.violation);
-      CHECK(rep.violation->invariant == k.invariant);
-      CHECK(rep.violation->message == k.message);
+      const Violation* v = rep.violation_of(k.invariant);  // perhaps beside others at the end
+      REQUIRE(v != nullptr);
+      CHECK(v->message == k.message);
       CHECK(rep.steps.size() == k.steps.size());
     }
   }
