@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
 
   ModelRegistry models;
   register_models(models);
-  const cli::Scenario seed = cli::load_scenario(dir + "/seed-starrocks-4.1.1.json", models);
+  const run::Scenario seed = run::load_scenario(dir + "/seed-starrocks-4.1.1.json", models);
   const std::filesystem::path out =
       std::filesystem::temp_directory_path() / ("bench_checks." + std::to_string(::getpid()));
 
@@ -128,13 +128,13 @@ int main(int argc, char** argv) {
   Timing seed_t[3], large_t[3];
   for (int rep = 0; rep < repeats; ++rep)
     for (std::size_t m = 0; m < 3; ++m) {
-      cli::RunContext ctx;
+      run::RunContext ctx;
       ctx.out_dir = out;
       set_mode(kModes[m], ctx.check_accesses, ctx.audit);
       const double start = cpu_seconds();
-      cli::ScenarioRun run;
+      run::ScenarioRun run;
       for (int i = 0; i < 10; ++i)
-        run = cli::run_scenario(seed, seed.exploration, ctx);
+        run = run::run_scenario(seed, seed.exploration, ctx);
       keep(seed_t[m], (cpu_seconds() - start) / 10, run.result);
     }
   std::filesystem::remove_all(out);
