@@ -1,5 +1,7 @@
 #include "explorer/core/execution.hpp"
 
+#include "explorer/core/happens_before.hpp"
+
 #include <boost/context/fiber.hpp>
 
 #include <algorithm>
@@ -9,25 +11,6 @@
 #include <stdexcept>
 
 namespace interleave {
-
-namespace {
-// Equality of short strings (names), inline and eight bytes at a time: cheaper than a call to
-// memcmp.
-bool same_chars(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size();
-  if (n != b.size()) return false;
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t x = 0, y = 0;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y) return false;
-  }
-  for (; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-}  // namespace
 
 std::string_view to_string(Outcome o) {
   switch (o) {
@@ -49,209 +32,6 @@ std::string_view to_string(Outcome o) {
   return "unknown";
 }
 
-// ---------------------------------------------------------------- Actor
-
-Actor::Actor(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle, ActorFn&& fn)
-    : exec_(&exec), id_(id), name_(name), lifecycle_(lifecycle), fn_(std::move(fn)) {}
-
-void Actor::reset(Execution& exec, ActorId id, std::string_view name, ObjectId lifecycle,
-                  ActorFn&& fn) {
-  exec_ = &exec;
-  id_ = id;
-  if (!same_chars(name_, name)) name_.assign(name);
-  lifecycle_ = lifecycle;
-  fn_ = std::move(fn);
-  // The fiber, if any, was recycled when its execution ended: it runs the new body (its body is
-  // `fn_(*this)`, and this Actor object is the same).
-  request_ = Request::kNone;
-  pending_.label = {};  // (its accesses are written by the first announcement)
-  pending_.count = 0;
-  ready_ = nullptr;
-  ready_fn_ = nullptr;
-  joining_ = kNoActor;
-  choice_n_ = 0;
-  choice_value_ = 0;
-  spawn_event_ = -1;
-  last_event_ = -1;
-  start_work_ = {};
-  default_work_.reset();
-  locals_ = nullptr;
-  locals_fingerprint_ = nullptr;
-}
-
-std::uint32_t Actor::choose(std::uint32_t n) {
-  if (n == 0) fail("choose(0): there must be at least one alternative");
-  choice_n_ = n;
-  request_ = Request::kChoice;
-  fiber_->yield();
-  request_ = Request::kNone;
-  if (exec_->tracing())
-    note("choose(" + std::to_string(n) + ") = " + std::to_string(choice_value_));
-  return choice_value_;
-}
-
-ActorId Actor::spawn(std::string_view name, ActorFn fn) {
-  return exec_->add_actor(name, std::move(fn), exec_->current_event_);
-}
-
-void Actor::join(Label label, ActorId child) {
-  if (child >= exec_->actors_.size() || child == id_) fail("join of an invalid actor");
-  const Actor* c = exec_->actors_[child].get();
-  joining_ = child;
-  wait_until(label, {Access{c->lifecycle_, AccessKind::kWait}},
-             [c] { return c->fiber_ && c->fiber_->finished(); });
-  joining_ = kNoActor;
-}
-
-void Actor::cover(std::string_view goal) {
-  exec_->cover(goal);
-}
-
-void Actor::note(std::string_view text) {
-  if (!exec_->tracing() || exec_->current_event_ < 0) return;
-  auto& notes = exec_->buffers_.notes;
-  notes.resize(exec_->buffers_.trace.size());
-  std::string& n = notes[static_cast<std::size_t>(exec_->current_event_)];
-  if (!n.empty()) n += "; ";
-  n += text;
-}
-
-void Actor::violation(std::string_view invariant, std::string message) {
-  if (!exec_->violation_) {
-    exec_->violation_ =
-        Violation{std::string(invariant), std::move(message),
-                  exec_->current_event_ < 0 ? exec_->step_count()
-                                            : static_cast<std::size_t>(exec_->current_event_),
-                  id_, std::nullopt};
-  }
-  stop();
-}
-
-void Actor::fail(std::string message) {
-  const std::int32_t ev = exec_->current_event_;
-  const std::string label =
-      ev >= 0 && ev == last_event_
-          ? std::string(exec_->buffers_.trace[static_cast<std::size_t>(ev)].op.label)
-          : std::string("(before its first step)");
-  violation(kActorFailure, name_ + " failed at step " + label + ": " + std::move(message));
-}
-
-void Actor::set_pending_wide(Label label, const Access* accesses, std::size_t n) {
-  if (n > Op::kMaxWideAccesses)
-    fail("an operation declares at most " + std::to_string(Op::kMaxWideAccesses) +
-         " accesses (this one " + std::to_string(n) + ")");
-  pending_ = Op(label, exec_->buffers_.access_lists.intern({accesses, n}));
-  const std::size_t registered = exec_->object_count_;
-  for (const Access& acc : pending_)
-    if (acc.object >= registered) [[unlikely]]
-      unregistered_access();
-}
-
-void Actor::unregistered_access() {
-  const std::size_t registered = exec_->object_count_;
-  ObjectId bad = kNoObject;
-  for (const Access& acc : pending_)
-    if (acc.object >= registered) {
-      bad = acc.object;
-      break;
-    }
-  const std::string what = bad == kNoObject
-                               ? std::string("kNoObject (an access whose object was never set)")
-                               : "object " + std::to_string(bad);
-  const std::string known =
-      registered == 0 ? std::string("no object is registered")
-                      : "objects 0 to " + std::to_string(registered - 1) + " are registered";
-  exec_->program_error_ = true;
-  exec_->abandon_reason_ = "actor '" + name_ + "' announced step '" + std::string(pending_.label) +
-                           "' with an access to " + what +
-                           ", which is not registered in this execution (" + known +
-                           "; register shared objects with Execution::object before using them)";
-  stop();
-}
-
-void Actor::check_access_checked(ObjectId object, bool write) {
-  // The common case first, with nothing built: this actor's own step declared an access that
-  // allows the use. The messages below are made only for a use that fails.
-  const bool in_own_fiber = exec_->running_actor_ == id_;
-  const std::int32_t ev = exec_->current_event_;
-  if (in_own_fiber && ev >= 0 && ev == last_event_) {
-    const Op& op = exec_->buffers_.trace[static_cast<std::size_t>(ev)].op;
-    for (const Access& acc : op)
-      if (acc.object == object && (!write || !observes(acc.kind))) return;
-  }
-  const std::string use = write ? "writes" : "reads";
-  const std::string obj = object < exec_->object_count_ ? "'" + exec_->object_name(object) + "'"
-                                                        : "object " + std::to_string(object);
-  if (!in_own_fiber) {
-    // From the scheduler's side (an invariant, a wait condition, a state dump) or from another
-    // actor's step with this actor's handle: nothing to unwind here, so the error is thrown (and
-    // recorded, should it be thrown inside an actor, whose failure it would otherwise become).
-    const std::string message = "actor '" + name_ + "' " + use + " " + obj +
-                                " outside its own steps (an invariant, a wait condition or a state "
-                                "dump reads a Checked value with peek())";
-    exec_->program_error_ = true;
-    if (exec_->abandon_reason_.empty()) exec_->abandon_reason_ = message;
-    throw ProgramError(message);
-  }
-  std::string message;
-  if (ev < 0 || ev != last_event_) {
-    message = "actor '" + name_ + "' " + use + " " + obj +
-              " before its first step: declare the access on a step";
-  } else {
-    const Op& op = exec_->buffers_.trace[static_cast<std::size_t>(ev)].op;
-    std::string declared;
-    for (const Access& acc : op)
-      declared += (declared.empty() ? "" : ", ") + std::string(to_string(acc.kind)) + " " +
-                  exec_->object_name(acc.object);
-    message = "actor '" + name_ + "' " + use + " " + obj + " in its step '" +
-              std::string(op.label) + "' (step " + std::to_string(ev) + "), which declares " +
-              (write ? "no access that changes it" : "no access to it") + " (it declares " +
-              (declared.empty() ? std::string("none") : declared) + ")";
-  }
-  exec_->program_error_ = true;
-  exec_->abandon_reason_ = std::move(message);
-  stop();
-}
-
-void Actor::lasts(Duration d) {
-  if (d.min < 0 || d.max < d.min) {
-    exec_->program_error_ = true;
-    exec_->abandon_reason_ = "actor '" + name_ + "' gave a duration [" + std::to_string(d.min) +
-                             ", " + std::to_string(d.max) +
-                             "] us (Actor::lasts needs 0 <= min <= max)";
-    stop();
-  }
-  TimingRecord& t = exec_->buffers_.timing;
-  t.timed = true;
-  if (exec_->options_.sampler != nullptr) exec_->options_.sampler->lasts(id_, d);
-  if (last_event_ < 0) {
-    start_work_.add(d);
-    return;
-  }
-  const auto i = static_cast<std::size_t>(last_event_);
-  if (t.work.size() <= i) t.work.resize(i + 1);
-  t.work[i].add(d);
-}
-
-void Actor::lasts_by_default(Duration d) {
-  if (d.min < 0 || d.max < d.min) {
-    exec_->program_error_ = true;
-    exec_->abandon_reason_ = "actor '" + name_ + "' gave a default duration [" +
-                             std::to_string(d.min) + ", " + std::to_string(d.max) +
-                             "] us (Actor::lasts_by_default needs 0 <= min <= max)";
-    stop();
-  }
-  exec_->buffers_.timing.timed = true;
-  default_work_ = d;
-}
-
-void Actor::stop() {
-  request_ = Request::kStopped;
-  fiber_->yield();
-  // Never resumed: the execution ends and destroying the fiber unwinds this stack from yield().
-  std::terminate();
-}
-
 // ---------------------------------------------------------------- Execution
 
 Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOptions options)
@@ -268,8 +48,6 @@ Execution::Execution(StackPool& pool, ExecutionBuffers& buffers, ExecutionOption
   buffers_.decisions.clear();
   buffers_.notes.clear();
   buffers_.states.clear();
-  buffers_.timing.clear();
-  buffers_.times.clear();
   actors_.clear();
   actor_names_.clear();
   buffers_.actor_name_hashes.clear();
@@ -314,7 +92,7 @@ ObjectId Execution::add_object(std::string_view name, ActorId actor) {
     o.named = true;
     // A deterministic program registers the same names in the same order every execution: the
     // entry usually has the name already.
-    if (!same_chars(o.name, name)) o.name.assign(name);
+    if (!detail::same_chars(o.name, name)) o.name.assign(name);
   }
   return static_cast<ObjectId>(object_count_++);
 }
@@ -334,7 +112,7 @@ ObjectId Execution::objects(std::string_view name, std::size_t count) {
   auto& arrays = buffers_.object_arrays;
   if (array_count_ == arrays.size()) arrays.emplace_back();
   detail::ObjectArray& a = arrays[array_count_++];
-  if (!same_chars(a.name, name)) a.name.assign(name);
+  if (!detail::same_chars(a.name, name)) a.name.assign(name);
   a.first = first;
   a.count = count;
   return static_cast<ObjectId>(first);
@@ -385,7 +163,7 @@ ActorId Execution::add_actor(std::string_view name, ActorFn&& fn, std::int32_t s
   auto& spares = buffers_.spare_actors;
   names_as_before_ = names_as_before_ && !spares.empty() &&
                      spares.back()->generation_ + 1 == generation_ &&
-                     same_chars(spares.back()->name_, name);
+                     detail::same_chars(spares.back()->name_, name);
   if (!names_as_before_)
     for (std::size_t i = 0; i < hashes.size(); ++i)
       if (hashes[i] == hash && actors_[i]->name_ == name)
@@ -753,15 +531,8 @@ Outcome Execution::run(Strategy& strategy) {
     if (gates_ != nullptr) [[unlikely]]
       gates_->executed(next);
     resume(a);
-    if (a.default_work_) [[unlikely]] {
-      // The step gave no duration of its own: it lasts the actor's default.
-      std::vector<detail::Work>& work = buffers_.timing.work;
-      if (work.size() <= step) work.resize(step + 1);
-      if (!work[step].given) {
-        work[step].add(*a.default_work_);
-        if (options_.sampler != nullptr) options_.sampler->lasts(next, *a.default_work_);
-      }
-    }
+    if (timed_) [[unlikely]]
+      buffers_.clock->ended_step(next, step, a.default_work_ ? &*a.default_work_ : nullptr);
     if (started_ < actors_.size()) start_new_actors();
     current_event_ = -1;
     if (tracing_) [[unlikely]]
@@ -779,7 +550,7 @@ Outcome Execution::run(Strategy& strategy) {
     buffers_.notes.resize(buffers_.trace.size());
     if (state_dump_ && tracing_) final_state_ = state_dump_();
   }
-  if (buffers_.timing.timed) [[unlikely]]
+  if (timed_) [[unlikely]]
     settle_timing();
   strategy.end_execution(
       ExecutionRecord{outcome, buffers_.trace, buffers_.decisions,
@@ -788,17 +559,31 @@ Outcome Execution::run(Strategy& strategy) {
   return outcome;
 }
 
-void Execution::settle_timing() {
-  TimingRecord& t = buffers_.timing;
-  t.start.clear();
-  t.spawned_at.clear();
-  for (const auto& a : actors_) {
-    t.start.push_back(a->start_work_);
-    t.spawned_at.push_back(a->spawn_event_);
+TimeHook* Execution::clock_for(const Actor& a) {
+  if (timed_) [[likely]]
+    return buffers_.clock;
+  if (buffers_.clock == nullptr) {
+    program_error_ = true;
+    abandon_reason_ = "actor '" + a.name_ +
+                      "' gave a duration (Actor::lasts), but no clock keeps virtual time for this "
+                      "execution (ExecutionBuffers::clock: install a VirtualTime, "
+                      "explorer/time/virtual_time.hpp)";
+    return nullptr;
   }
+  timed_ = true;
+  buffers_.clock->start(options_.tracing, options_.sampler);
+  return buffers_.clock;
+}
+
+void Execution::settle_timing() {
+  std::vector<std::int32_t>& spawned_at = buffers_.spawned_at;
+  spawned_at.clear();
+  for (const auto& a : actors_)
+    spawned_at.push_back(a->spawn_event_);
   // The steps that decide the outcome (explorer/time/timing.hpp): all of them, but for a violation
   // found in a step or between steps, the causal past of what it saw.
-  std::vector<char> keep;
+  std::vector<char>& keep = buffers_.decisive;
+  keep.clear();
   const std::vector<Event>& trace = buffers_.trace;
   if (violation_ && !violation_->found_at && violation_->step < trace.size()) {
     keep.assign(trace.size(), 0);
@@ -821,18 +606,9 @@ void Execution::settle_timing() {
       }
     }
     // Close under the predecessors: program order, spawn/join, earlier conflicting steps.
-    for (std::size_t i = k + 1; i-- > 0;) {
-      if (!keep[i]) continue;
-      const Event& e = trace[i];
-      if (e.hb_pred >= 0) keep[static_cast<std::size_t>(e.hb_pred)] = 1;
-      for (std::size_t j = 0; j < i; ++j)
-        if (!keep[j] && (trace[j].actor == e.actor || conflicts(trace[j].op, e.op))) keep[j] = 1;
-    }
+    close_causal_past(trace, keep, k);
   }
-  TimingGraph& g = buffers_.timing_graph;
-  g.build(trace, t, keep);
-  timing_feasible_ = g.feasible();
-  if (options_.tracing && timing_feasible_) buffers_.times = g.earliest();
+  timing_feasible_ = buffers_.clock->settle(trace, spawned_at, keep);
 }
 
 }  // namespace interleave

@@ -1,10 +1,12 @@
 #include "explorer/evidence/explain.hpp"
 
 #include "explorer/core/fiber.hpp"
+#include "explorer/core/happens_before.hpp"
 #include "explorer/search/readable_steps.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/replay.hpp"
+#include "explorer/time/virtual_time.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -219,41 +221,6 @@ std::vector<std::vector<std::size_t>> related_groups(
 }
 
 namespace {
-
-// The happens-before order of one execution's steps: program order, conflicting accesses, and
-// the step that spawned or was joined (Event::hb_pred); past[s] holds every step before s.
-class HappensBefore {
- public:
-  explicit HappensBefore(std::span<const Event> trace) : n_(trace.size()), words_((n_ + 63) / 64) {
-    past_.assign(n_ * words_, 0);
-    for (std::size_t j = 0; j < n_; ++j) {
-      std::uint64_t* pj = &past_[j * words_];
-      for (std::size_t i = 0; i < j; ++i) {
-        if (test(pj, i)) continue;
-        const bool direct = trace[i].actor == trace[j].actor ||
-                            trace[j].hb_pred == static_cast<std::int32_t>(i) ||
-                            conflicts(trace[i].op, trace[j].op);
-        if (!direct) continue;
-        const std::uint64_t* pi = &past_[i * words_];
-        for (std::size_t w = 0; w < words_; ++w)
-          pj[w] |= pi[w];
-        pj[i / 64] |= std::uint64_t{1} << (i % 64);
-      }
-    }
-  }
-  /// Whether step a happens before step b.
-  bool before(std::size_t a, std::size_t b) const {
-    return a < b && test(&past_[b * words_], a);
-  }
-
- private:
-  static bool test(const std::uint64_t* bits, std::size_t i) {
-    return (bits[i / 64] >> (i % 64)) & 1u;
-  }
-  std::size_t n_;
-  std::size_t words_;
-  std::vector<std::uint64_t> past_;
-};
 
 // The embedding of the incident's related lines into one execution's logged lines.
 class Embedding {
@@ -499,6 +466,8 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
                                     incident.record(line).time));
   StackPool pool(options.stack_size);
   ExecutionBuffers buffers;
+  VirtualTime virtual_time;
+  buffers.clock = &virtual_time;
   DfsStrategy dfs;
   DporStrategy dpor;
   ReplayStrategy replay(options.only.value_or(Schedule{}));
@@ -558,7 +527,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
     TimingGraph timed_graph;
     if (ex.timed()) {
       result.timed = true;
-      timed_graph.build(buffers.trace, buffers.timing);
+      timed_graph.build(buffers.trace, virtual_time.record());
       if (!timed_graph.feasible()) continue;
       // Each step's actor's next step (the end of the work in which the step's lines print).
       std::vector<std::int64_t> next_of(buffers.trace.size(), -1);
@@ -586,9 +555,9 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
           g.constrain(printed, step, 0);  // t_step - t_printed <= 0
           if (next_of[s] >= 0)
             g.constrain(TimingGraph::step_node(static_cast<std::size_t>(next_of[s])), printed, 0);
-          if (s < buffers.timing.work.size() && buffers.timing.work[s].given &&
-              buffers.timing.work[s].d.max != kForever)
-            g.constrain(step, printed, buffers.timing.work[s].d.max);
+          const std::vector<detail::Work>& work = virtual_time.record().work;
+          if (s < work.size() && work[s].given && work[s].d.max != kForever)
+            g.constrain(step, printed, work[s].d.max);
           const Micros at = offset[r];
           g.constrain(c, printed, at + resolution_micros(rec.time));  // t - clock <= at + res
           g.constrain(printed, c, -at);                                // clock - t <= -at

@@ -4,6 +4,7 @@
 #include "explorer/core/rng.hpp"
 #include "explorer/strategies/dpor/dependency.hpp"
 #include "explorer/core/strategy.hpp"
+#include "explorer/time/virtual_time.hpp"
 
 #include <algorithm>
 #include <array>
@@ -199,6 +200,8 @@ struct Moments {
 TreeEstimate estimate_tree(const Program& program, const EstimateOptions& options) {
   StackPool pool(options.stack_size);
   ExecutionBuffers buffers;
+  VirtualTime clock;
+  buffers.clock = &clock;
   Probe probe(options);
   Moments all;
   Moments traces;

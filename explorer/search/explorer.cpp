@@ -47,13 +47,16 @@ Verdict worse(Verdict a, Verdict b) {
 Explorer::Explorer(Program program, ExploreOptions options)
     : program_(std::move(program)),
       options_(std::move(options)),
-      pool_(std::make_unique<StackPool>(options_.stack_size)) {}
+      pool_(std::make_unique<StackPool>(options_.stack_size)) {
+  buffers_.clock = &clock_;
+}
 
 Explorer::~Explorer() = default;
 
 std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffers& b) {
   std::vector<TraceStep> steps;
   steps.reserve(b.trace.size());
+  const std::span<const Micros> times = ex.times();
   for (std::size_t i = 0; i < b.trace.size(); ++i) {
     const Event& e = b.trace[i];
     TraceStep s;
@@ -64,7 +67,7 @@ std::vector<TraceStep> readable_steps(const Execution& ex, const ExecutionBuffer
       s.accesses.push_back({ex.object_name(a.object), a.kind});
     if (i < b.notes.size()) s.what = b.notes[i];
     if (e.hb_pred >= 0) s.after = static_cast<std::size_t>(e.hb_pred);
-    if (i < b.times.size() && b.times[i] >= 0) s.time = b.times[i];  // -1: outside the cut
+    if (i < times.size() && times[i] >= 0) s.time = times[i];  // -1: outside the cut
     steps.push_back(std::move(s));
   }
   return steps;
@@ -313,7 +316,7 @@ bool Exploration::run(std::uint64_t executions) {
           for (const TimingWindow& w : *list) {
             WindowBounds& b = result_.windows[w.name];
             if (!violations.empty() && !timing_infeasible)
-              measure_window(buffers.timing_graph, buffers.trace, buffers.actor_names, w, b);
+              measure_window(explorer_.clock_.graph(), buffers.trace, buffers.actor_names, w, b);
           }
       }
       if (sampled) [[unlikely]] {

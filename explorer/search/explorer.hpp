@@ -14,6 +14,7 @@
 #include "explorer/core/schedule.hpp"
 #include "explorer/search/stats.hpp"
 #include "explorer/core/strategy.hpp"
+#include "explorer/time/virtual_time.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -252,6 +253,7 @@ class Explorer {
   Program program_;
   ExploreOptions options_;
   std::unique_ptr<StackPool> pool_;
+  VirtualTime clock_;  // installed in buffers_
   ExecutionBuffers buffers_;
 };
 

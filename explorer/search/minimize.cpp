@@ -1,7 +1,9 @@
 #include "explorer/search/minimize.hpp"
 
+#include "explorer/core/happens_before.hpp"
 #include "explorer/strategies/preemption_bound.hpp"
 #include "explorer/strategies/replay.hpp"
+#include "explorer/time/virtual_time.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -31,7 +33,9 @@ struct Run {
 class Minimizer {
  public:
   Minimizer(const Program& program, const MinimizeOptions& options)
-      : program_(program), options_(options), pool_(options.stack_size) {}
+      : program_(program), options_(options), pool_(options.stack_size) {
+    buffers_.clock = &clock_;
+  }
 
   // Runs one execution under `strategy` (which must have begun it).
   Run run(Strategy& strategy) {
@@ -90,6 +94,7 @@ class Minimizer {
   const Program& program_;
   MinimizeOptions options_;
   StackPool pool_;
+  VirtualTime clock_;  // installed in buffers_
   ExecutionBuffers buffers_;
 };
 
@@ -101,19 +106,13 @@ std::vector<Schedule> reorder(const Run& run) {
   const Violation& v = *run.violation;
 
   // Immediate predecessors of each step: its actor's previous step, its spawn/join edge, and every
-  // earlier conflicting step.
-  auto preds = [&](std::size_t i, auto&& f) {
-    const Event& e = run.trace[i];
-    if (e.hb_pred >= 0) f(static_cast<std::size_t>(e.hb_pred));
-    for (std::size_t j = 0; j < i; ++j)
-      if (run.trace[j].actor == e.actor || conflicts(run.trace[j].op, e.op)) f(j);
-  };
+  // earlier conflicting step (explorer/core/happens_before.hpp).
+  auto preds = [&](std::size_t i, auto&& f) { for_each_direct_predecessor(run.trace, i, f); };
   std::vector<char> keep(n, 0);
   if (v.actor != kNoActor && v.step < n) {
     // Raised inside step v.step: what it saw depends only on the steps that happen before it.
     keep[v.step] = 1;
-    for (std::size_t i = v.step + 1; i-- > 0;)
-      if (keep[i]) preds(i, [&](std::size_t j) { keep[j] = 1; });
+    close_causal_past(run.trace, keep, v.step);
   } else {
     // A property of the state after a step, of the final state, or a deadlock: all steps count.
     const std::size_t last = std::min(v.step, n - 1);

@@ -2,6 +2,7 @@
 
 #include "explorer/core/fiber.hpp"
 #include "explorer/time/discrete_event.hpp"
+#include "explorer/time/virtual_time.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -58,6 +59,8 @@ SimulationResult simulate(const Program& program, const SimulateOptions& options
     try {
       StackPool pool(options.stack_size);
       ExecutionBuffers buffers;
+      VirtualTime clock;
+      buffers.clock = &clock;
       DiscreteEventStrategy strategy(options.seed);
       for (;;) {
         const std::uint64_t begin = next.fetch_add(kBlock);

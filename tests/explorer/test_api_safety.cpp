@@ -1,11 +1,12 @@
 // The public API refuses what would otherwise fail late or silently: an access to an object that
-// is not registered (at the step that announces it, naming the actor, the label and the id), and a
+// is not registered (at the step that announces it, naming the actor, the label and the id), a
 // label that would dangle (it does not compile; runtime strings become labels explicitly, in
-// storage the Explorer keeps).
+// storage the Explorer keeps), and a duration given with no clock to keep virtual time.
 #include "explorer/search/explorer.hpp"
 #include "explorer/core/primitives.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
+#include "explorer/time/virtual_time.hpp"
 #include "tests/explorer/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -13,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 using namespace interleave;
 
@@ -144,4 +146,53 @@ TEST_CASE("an access to an unregistered object is refused at the step that annou
   CHECK_THROWS_WITH(test::explore_dfs(stale_id),
                     Catch::StartsWith("actor 'W' announced step 'wait' with an access to object "
                                       "10, which is not registered"));
+}
+
+TEST_CASE("a timed program needs a clock: without one it is refused, naming the actor",
+          "[api][time]") {
+  StackPool pool(64 * 1024);
+  ExecutionBuffers buffers;  // no clock installed (ExecutionBuffers::clock)
+  auto program = [](bool timed) {
+    return [timed](Execution& ex) {
+      const ObjectId x = ex.object("x");
+      ex.spawn("A", [x, timed](Actor& a) {
+        a.step("A1", {write(x)});
+        if (timed) a.lasts(Duration::exactly(5));
+        a.step("A2", {write(x)});
+      });
+    };
+  };
+  auto run = [&](bool timed, Outcome& outcome, bool& was_timed, std::vector<Micros>& times) {
+    DfsStrategy dfs;
+    REQUIRE(dfs.begin_execution());
+    Execution ex(pool, buffers, ExecutionOptions{100, /*tracing=*/true, &dfs});
+    program(timed)(ex);
+    outcome = ex.run(dfs);
+    was_timed = ex.timed();
+    times.assign(ex.times().begin(), ex.times().end());
+  };
+  Outcome outcome = Outcome::kAbandoned;
+  bool timed = false;
+  std::vector<Micros> times;
+  CHECK_THROWS_MATCHES(run(true, outcome, timed, times), ProgramError,
+                       Catch::Message("actor 'A' gave a duration (Actor::lasts), but no clock "
+                                      "keeps virtual time for this execution "
+                                      "(ExecutionBuffers::clock: install a VirtualTime, "
+                                      "explorer/time/virtual_time.hpp)"));
+  // An untimed program needs none.
+  run(false, outcome, timed, times);
+  CHECK(outcome == Outcome::kCompleted);
+  CHECK_FALSE(timed);
+  CHECK(times.empty());
+  // With a clock: timed, and the earliest times of the traced steps.
+  VirtualTime clock;
+  buffers.clock = &clock;
+  run(true, outcome, timed, times);
+  CHECK(outcome == Outcome::kCompleted);
+  CHECK(timed);
+  CHECK(times == std::vector<Micros>{0, 5});
+  // An untimed execution after a timed one, with the same buffers, has no times.
+  run(false, outcome, timed, times);
+  CHECK_FALSE(timed);
+  CHECK(times.empty());
 }

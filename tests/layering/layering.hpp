@@ -3,7 +3,8 @@
 //
 //   explorer/       the engine                  includes explorer/ only, each part only its
 //                                               own folder and the parts before it:
-//     core/         the execution, the actor API, the strategy seam, schedules, JSON reading
+//     core/         the execution, the actor API, the strategy seam, the time hook,
+//                   happens-before, schedules, JSON reading
 //     strategies/   one strategy per file       core/
 //     time/         virtual time                core/, strategies/
 //     search/       the loops over executions   core/, strategies/, time/
@@ -63,12 +64,6 @@ struct FileLayer {
 inline constexpr std::array<std::string_view, 6> kEngineParts = {
     "core/", "strategies/", "time/", "search/", "evidence/", "model_api/"};
 
-/// The one include that goes against the order: the execution keeps the durations its actors
-/// give in the time part's TimingRecord (explorer/time/timing.hpp).
-inline bool engine_exception(const std::string& path, const std::string& target) {
-  return path == "explorer/core/execution.hpp" && target == "explorer/time/timing.hpp";
-}
-
 /// The part of an engine path ("explorer/search/x.hpp" -> 3); -1 when it is in none.
 inline int engine_part(std::string_view path) {
   path.remove_prefix(std::string_view("explorer/").size());
@@ -95,8 +90,7 @@ inline std::optional<FileLayer> layer_of(const std::string& path) {
 }
 
 /// Why `layer` may not include `target` ("" when it may). `quoted`: #include "..." (else <...>).
-inline std::string violation(const FileLayer& layer, const std::string& target, bool quoted,
-                             const std::string& path = "") {
+inline std::string violation(const FileLayer& layer, const std::string& target, bool quoted) {
   auto under = [&target](std::string_view prefix) { return target.starts_with(prefix); };
   if (!quoted) {
     if (under("catch2/")) return "Catch2 belongs to tests/";
@@ -110,7 +104,7 @@ inline std::string violation(const FileLayer& layer, const std::string& target, 
       if (layer.part < 0) return "a file of the engine lies in none of its parts";
       const int part = engine_part(target);
       if (part < 0) return "the engine's parts include only files of its parts";
-      if (part > layer.part && !engine_exception(path, target))
+      if (part > layer.part)
         return "explorer/" + std::string(kEngineParts[static_cast<std::size_t>(layer.part)]) +
                " may include only its own folder and the parts before it (" +
                "core/, strategies/, time/, search/, evidence/, model_api/)";
@@ -171,7 +165,7 @@ inline LayeringScan scan_layering(const std::filesystem::path& root) {
         ++scan.includes;
         const bool quoted = m[1] == "\"";
         const std::string target = m[2];
-        const std::string why = layering::violation(*layer, target, quoted, path);
+        const std::string why = layering::violation(*layer, target, quoted);
         if (why.empty()) continue;
         char key[24];
         std::snprintf(key, sizeof key, ":%08zu", number);
