@@ -187,13 +187,8 @@ std::string render_junit(const GateReport& report) {
 }
 
 std::string render_markdown_report(const GateReport& report) {
-  std::size_t failed = 0;
-  std::size_t skipped = 0;
-  for (const GateCase& c : report.cases)
-    if (c.skipped)
-      ++skipped;
-    else if (!c.passed)
-      ++failed;
+  const std::size_t failed = report.failed();
+  const std::size_t skipped = report.skipped();
 
   std::string out = "# " + md(report.name) + "\n\n";
   out += std::to_string(report.cases.size()) + " scenario" + (report.cases.size() == 1 ? "" : "s") +

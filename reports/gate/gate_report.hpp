@@ -98,6 +98,21 @@ struct GateReport {
   std::string tool_version;  ///< "interleave X.Y.Z" ("" unknown), the SARIF driver's version
   /// Every property the scenarios can report, sorted by id, each once (the SARIF rules).
   std::vector<GateRule> rules;
+
+  /// The cases that ran and did not meet their expectation.
+  std::size_t failed() const {
+    std::size_t n = 0;
+    for (const GateCase& c : cases)
+      n += !c.skipped && !c.passed;
+    return n;
+  }
+  /// The cases not decided (an interrupted gate).
+  std::size_t skipped() const {
+    std::size_t n = 0;
+    for (const GateCase& c : cases)
+      n += c.skipped;
+    return n;
+  }
 };
 
 /// JUnit XML (UTF-8, with an XML declaration, trailing newline).

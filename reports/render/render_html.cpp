@@ -285,13 +285,8 @@ std::string render_html(const TraceDocument& doc, const HtmlOptions& options) {
 }
 
 std::string render_html_index(const GateReport& report) {
-  std::size_t failed = 0;
-  std::size_t skipped = 0;
-  for (const GateCase& c : report.cases)
-    if (c.skipped)
-      ++skipped;
-    else if (!c.passed)
-      ++failed;
+  const std::size_t failed = report.failed();
+  const std::size_t skipped = report.skipped();
   std::string out;
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
