@@ -24,6 +24,7 @@
 #include "model/register.hpp"
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/program.hpp"
+#include "tests/bench/starrocks_worlds.hpp"
 #include "reports/run/run.hpp"
 #include "reports/run/scenario.hpp"
 #include "tests/bench/bench_util.hpp"
@@ -41,36 +42,6 @@ using namespace interleave::model;
 using namespace interleave::bench;
 
 namespace {
-
-// bench_model's large configuration.
-WorldConfig large_world() {
-  WorldConfig w;
-  w.policy = find_preset("pr-79339")->policy;
-  w.preset = "pr-79339";
-  w.cluster.frontends = 3;
-  w.actors.cleaner.passes = 2;
-  for (int i = 0; i < 3; ++i) {
-    TaskRunConfig t;
-    t.name = "t" + std::to_string(i + 1);
-    t.sync = i == 2;
-    t.iterations = 1;  // and one that adds no rows
-    w.actors.task_runs.push_back(t);
-  }
-  ClientConfig c1;
-  c1.name = "c1";
-  ClientConfig c2;
-  c2.name = "c2";
-  c2.frontend = 1;
-  w.actors.clients = {c1, c2};
-  return w;
-}
-
-// The CPU time of the process so far.
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
 
 enum class Mode { kOff, kChecked, kAudited };
 constexpr Mode kModes[] = {Mode::kOff, Mode::kChecked, Mode::kAudited};

@@ -44,14 +44,6 @@ std::string wide_objects(std::size_t bytes, std::size_t keys) {
   return s + "]";
 }
 
-// This process's CPU time in seconds: on a shared machine, what the parse costs, without the
-// time other processes hold the core (the wall time is printed too).
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
 struct Rate {
   double cpu;   // MB per CPU second
   double wall;  // MB per wall second

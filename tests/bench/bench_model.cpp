@@ -42,6 +42,7 @@
 #include "model/starrocks/config.hpp"
 #include "model/starrocks/decomposition.hpp"
 #include "model/starrocks/program.hpp"
+#include "tests/bench/starrocks_worlds.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -51,6 +52,7 @@
 
 using namespace interleave;
 using namespace interleave::model;
+using interleave::bench::large_world;
 
 namespace {
 
@@ -62,28 +64,6 @@ WorldConfig seed_world() {
   ClientConfig c;
   c.name = "c1";
   w.actors.clients.push_back(c);
-  return w;
-}
-
-WorldConfig large_world() {
-  WorldConfig w;
-  w.policy = find_preset("pr-79339")->policy;
-  w.preset = "pr-79339";
-  w.cluster.frontends = 3;
-  w.actors.cleaner.passes = 2;
-  for (int i = 0; i < 3; ++i) {
-    TaskRunConfig t;
-    t.name = "t" + std::to_string(i + 1);
-    t.sync = i == 2;
-    t.iterations = 1;  // and one that adds no rows
-    w.actors.task_runs.push_back(t);
-  }
-  ClientConfig c1;
-  c1.name = "c1";
-  ClientConfig c2;
-  c2.name = "c2";
-  c2.frontend = 1;
-  w.actors.clients = {c1, c2};
   return w;
 }
 

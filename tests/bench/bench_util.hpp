@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/resource.h>
+#include <time.h>
 #include <boost/context/fiber.hpp>
 
 #include <chrono>
@@ -18,6 +19,14 @@ inline double seconds_since(Clock::time_point t) {
 }
 
 /// Peak resident set size of the process so far.
+/// This process's CPU time in seconds: on a shared machine, what a run costs without the time
+/// other processes hold the cores.
+inline double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 inline long peak_rss_kib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
