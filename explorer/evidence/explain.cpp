@@ -1,8 +1,8 @@
 #include "explorer/evidence/explain.hpp"
 
-#include "explorer/core/fiber.hpp"
 #include "explorer/core/happens_before.hpp"
 #include "explorer/search/readable_steps.hpp"
+#include "explorer/search/runner.hpp"
 #include "explorer/strategies/dfs.hpp"
 #include "explorer/strategies/dpor.hpp"
 #include "explorer/strategies/replay.hpp"
@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -464,10 +465,10 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
   for (const std::size_t line : incident.related)
     offset.push_back(micros_between(incident.record(incident.related.front()).time,
                                     incident.record(line).time));
-  StackPool pool(options.stack_size);
-  ExecutionBuffers buffers;
-  VirtualTime virtual_time;
-  buffers.clock = &virtual_time;
+  RunLimits limits = options;
+  if (options.only) limits.max_executions = 0;  // one execution, below
+  Runner runner(program, limits);
+  const ExecutionBuffers& buffers = runner.buffers();
   DfsStrategy dfs;
   DporStrategy dpor;
   ReplayStrategy replay(options.only.value_or(Schedule{}));
@@ -479,41 +480,22 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
   std::set<std::string> canonical;
   std::map<std::tuple<std::string, std::string, std::string, std::size_t>, InferredAcc> inferred;
 
-  for (;;) {
-    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
-      result.complete = false;
-      result.interrupted = true;
-      result.incomplete_why = "interrupted";
-      break;
-    }
-    if (options.max_executions != 0 && result.executions >= options.max_executions) {
-      result.complete = false;
-      result.incomplete_why =
-          "the budget of " + std::to_string(options.max_executions) + " executions ran out";
-      break;
-    }
-    if (options.only && result.executions == 1) break;
-    if (!guide.begin_execution()) break;
-    Execution ex(pool, buffers, ExecutionOptions{options.max_steps, /*tracing=*/true, &guide});
-    guide.attach(&ex);
-    program(ex);
-    const Outcome outcome = ex.run(guide);
-    guide.attach(nullptr);
+  // Each execution, as it ends: does it log the incident's related lines in an order its
+  // happens-before allows (and, timed, at times its durations allow)?
+  const auto look = [&](Execution& ex, Outcome outcome) {
     ++result.executions;
-    if (options.on_progress && result.executions % options.progress_interval == 0)
-      options.on_progress(result.executions);
     if (guide.cut()) {  // abandoned (DFS), or run to its end untraced (DPOR): it explains nothing
       ++result.cut;
-      continue;
+      return;
     }
-    if (outcome == Outcome::kAbandoned) continue;
+    if (outcome == Outcome::kAbandoned) return;
     if (outcome == Outcome::kStepBound) {
       result.complete = false;
       result.incomplete_why = "the step bound cut some executions";
-      continue;
+      return;
     }
-    if (outcome == Outcome::kInfeasible) continue;
-    if (ex.timed() && !ex.timing_feasible()) continue;
+    if (outcome == Outcome::kInfeasible) return;
+    if (ex.timed() && !ex.timing_feasible()) return;
 
     std::vector<ExecutionLine> lines;
     for (std::size_t s = 0; s < buffers.trace.size() && s < buffers.notes.size(); ++s) {
@@ -527,8 +509,8 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
     TimingGraph timed_graph;
     if (ex.timed()) {
       result.timed = true;
-      timed_graph.build(buffers.trace, virtual_time.record());
-      if (!timed_graph.feasible()) continue;
+      timed_graph.build(buffers.trace, runner.clock().record());
+      if (!timed_graph.feasible()) return;
       // Each step's actor's next step (the end of the work in which the step's lines print).
       std::vector<std::int64_t> next_of(buffers.trace.size(), -1);
       {
@@ -555,7 +537,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
           g.constrain(printed, step, 0);  // t_step - t_printed <= 0
           if (next_of[s] >= 0)
             g.constrain(TimingGraph::step_node(static_cast<std::size_t>(next_of[s])), printed, 0);
-          const std::vector<detail::Work>& work = virtual_time.record().work;
+          const std::vector<detail::Work>& work = runner.clock().record().work;
           if (s < work.size() && work[s].given && work[s].d.max != kForever)
             g.constrain(step, printed, work[s].d.max);
           const Micros at = offset[r];
@@ -577,7 +559,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
       ++result.unknown;
       result.complete = false;
       result.incomplete_why = "the embedding search of some executions ran past its bound";
-      continue;
+      return;
     }
     const auto make_explanation = [&](const std::vector<std::size_t>& image, std::size_t n) {
       Explanation e;
@@ -606,7 +588,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
         }
         if (!result.closest) result.closest = make_explanation({}, 0);
       }
-      continue;
+      return;
     }
     ++result.explaining;
     result.longest_prefix = k;
@@ -627,7 +609,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
       key += '\x1e';
     }
     if (options.keep_forms) result.forms.insert(key);
-    if (!canonical.insert(std::move(key)).second) continue;
+    if (!canonical.insert(std::move(key)).second) return;
     ++result.explanations;
     if (!result.first) result.first = make_explanation(em.image(), k);
     // The steps no line maps to, and the related lines before and after each.
@@ -670,6 +652,52 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
       }
       ++acc.seen;
     }
+  };
+  // The loop's observer: the guide watches the execution's notes as it runs, look() matches.
+  class Matching final : public LoopObserver {
+   public:
+    Matching(Guide& guide, const Runner& runner, bool only, decltype(look)& look)
+        : guide_(guide), runner_(runner), only_(only), look_(look) {}
+    bool next() override { return !(only_ && runner_.executions() == 1); }
+    void before(Execution& ex) override { guide_.attach(&ex); }
+    void ended(Execution& ex, Outcome outcome) override {
+      guide_.attach(nullptr);
+      look_(ex, outcome);
+    }
+    void progress(std::uint64_t executions) override {
+      if (on_progress) on_progress(executions);
+    }
+    std::function<void(std::uint64_t)> on_progress;
+
+   private:
+    Guide& guide_;
+    const Runner& runner_;
+    const bool only_;
+    decltype(look)& look_;
+  } matching(guide, runner, options.only.has_value(), look);
+  matching.on_progress = options.on_progress;
+  LoopObserver* const observers[] = {&matching};
+  ExecutionOptions eo;
+  eo.tracing = true;
+  switch (runner.loop(guide, eo, observers)) {
+    case LoopEnd::kInterrupted:
+      result.complete = false;
+      result.interrupted = true;
+      result.incomplete_why = "interrupted";
+      break;
+    case LoopEnd::kExecutionBudget:
+      result.complete = false;
+      result.incomplete_why =
+          "the budget of " + std::to_string(options.max_executions) + " executions ran out";
+      break;
+    case LoopEnd::kTimeBudget:
+      result.complete = false;
+      result.incomplete_why = "the time budget ran out";
+      break;
+    case LoopEnd::kSlice:
+    case LoopEnd::kExhausted:
+    case LoopEnd::kObserver:
+      break;
   }
   result.complete = result.complete && (options.only || inner.coverage().complete);
   if (!result.complete && result.incomplete_why.empty())

@@ -156,11 +156,10 @@ struct InferredStep {
   std::optional<std::size_t> before_line;
 };
 
-struct ExplainOptions {
+/// Explain's limits (explorer/search/runner.hpp: a budget or the stop request makes the answer
+/// incomplete) and what it adds.
+struct ExplainOptions : RunLimits {
   bool dfs = false;  ///< exhaustive DFS with cutting, instead of DPOR filtering at the end
-  std::size_t max_steps = kDefaultMaxSteps;
-  std::uint64_t max_executions = 0;  ///< 0: unlimited
-  std::size_t stack_size = 256 * 1024;
   /// Search the embedding of an execution's lines at most this many nodes (an incident of many
   /// alike lines): past it the execution counts as unknown and the result is incomplete.
   std::uint64_t max_match_nodes = 1'000'000;
@@ -171,9 +170,8 @@ struct ExplainOptions {
   std::optional<Schedule> only;
   /// Keep the canonical form of every explanation in ExplainResult::forms (tests).
   bool keep_forms = false;
-  const std::atomic<bool>* stop = nullptr;
+  /// Called every `progress_interval` executions with the executions so far.
   std::function<void(std::uint64_t executions)> on_progress;
-  std::uint64_t progress_interval = 1024;
 };
 
 struct ExplainResult {

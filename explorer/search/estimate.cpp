@@ -1,10 +1,9 @@
 #include "explorer/search/estimate.hpp"
 
-#include "explorer/core/fiber.hpp"
 #include "explorer/core/rng.hpp"
 #include "explorer/strategies/dpor/dependency.hpp"
 #include "explorer/core/strategy.hpp"
-#include "explorer/time/virtual_time.hpp"
+#include "explorer/search/runner.hpp"
 
 #include <algorithm>
 #include <array>
@@ -195,40 +194,59 @@ struct Moments {
   }
 };
 
+
+// The estimate's look at its probes: probe i descends from Rng::derive(seed, i); the first tenth
+// of the probes learn the actors' footprints, the others prune with them.
+class Probes final : public LoopObserver {
+ public:
+  Probes(const EstimateOptions& options, Probe& probe, const ExecutionBuffers& buffers)
+      : options_(options), probe_(probe), buffers_(buffers), warmup_(options.probes / 10) {}
+
+  bool next() override {
+    if (i_ == options_.probes) return false;
+    probe_.prune = i_ >= warmup_;
+    probe_.start(Rng::derive(options_.seed, i_));
+    ++i_;
+    return true;
+  }
+  void ended(Execution&, Outcome) override {
+    ++e.probes;
+    e.max_depth = std::max<std::uint64_t>(e.max_depth, buffers_.trace.size());
+    const bool blocked = probe_.outcome == Outcome::kAbandoned;
+    if (blocked) ++e.blocked_probes;
+    if (probe_.outcome == Outcome::kStepBound) ++e.cut_probes;
+    all.add(probe_.weight);
+    traces.add(blocked ? 0.0 : probe_.weight);
+  }
+
+  TreeEstimate e;
+  Moments all;
+  Moments traces;
+
+ private:
+  const EstimateOptions& options_;
+  Probe& probe_;
+  const ExecutionBuffers& buffers_;
+  const std::uint64_t warmup_;
+  std::uint64_t i_ = 0;
+};
+
 }  // namespace
 
 TreeEstimate estimate_tree(const Program& program, const EstimateOptions& options) {
-  StackPool pool(options.stack_size);
-  ExecutionBuffers buffers;
-  VirtualTime clock;
-  buffers.clock = &clock;
+  RunLimits limits = options;
+  limits.max_executions = 0;  // `probes` says how many
+  limits.progress_interval = 0;
+  Runner runner(program, limits);
   Probe probe(options);
-  Moments all;
-  Moments traces;
-  TreeEstimate e;
-  // The first tenth of the probes learn the actors' footprints; the others prune with them.
-  const std::uint64_t warmup = options.probes / 10;
-  for (std::uint64_t i = 0; i < options.probes; ++i) {
-    probe.prune = i >= warmup;
-    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) break;
-    probe.start(Rng::derive(options.seed, i));
-    {
-      Execution ex(pool, buffers, ExecutionOptions{options.max_steps, false});
-      program(ex);
-      ex.run(probe);
-    }
-    ++e.probes;
-    e.max_depth = std::max<std::uint64_t>(e.max_depth, buffers.trace.size());
-    const bool blocked = probe.outcome == Outcome::kAbandoned;
-    if (blocked) ++e.blocked_probes;
-    if (probe.outcome == Outcome::kStepBound) ++e.cut_probes;
-    all.add(probe.weight);
-    traces.add(blocked ? 0.0 : probe.weight);
-  }
-  e.executions = all.mean(e.probes);
-  e.executions_error = all.error(e.probes);
-  e.traces = traces.mean(e.probes);
-  e.traces_error = traces.error(e.probes);
+  Probes probes(options, probe, runner.buffers());
+  LoopObserver* const observers[] = {&probes};
+  runner.loop(probe, ExecutionOptions{}, observers);
+  TreeEstimate e = probes.e;
+  e.executions = probes.all.mean(e.probes);
+  e.executions_error = probes.all.error(e.probes);
+  e.traces = probes.traces.mean(e.probes);
+  e.traces_error = probes.traces.error(e.probes);
   return e;
 }
 

@@ -39,6 +39,7 @@
 #pragma once
 
 #include "explorer/core/execution.hpp"
+#include "explorer/search/runner.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -47,7 +48,9 @@
 
 namespace interleave {
 
-struct EstimateOptions {
+/// The estimate's limits (explorer/search/runner.hpp: the stop request ends it early, averaging
+/// what ran; max_executions is not consulted: `probes` says how many) and what it adds.
+struct EstimateOptions : RunLimits {
   enum class Tree : std::uint8_t { kSleepSets, kAllInterleavings };
   Tree tree = Tree::kSleepSets;
   /// kSleepSets: every two state-changing steps dependent (dpor-all-writes).
@@ -62,10 +65,6 @@ struct EstimateOptions {
   /// probes were blocked, and the estimates were 3 and 300 times too low.
   static constexpr double kBlindBlockedShare = 0.9;
   std::uint64_t seed = 0;
-  std::size_t max_steps = 10'000;       ///< per probe, as ExploreOptions::max_steps
-  std::size_t stack_size = 256 * 1024;  ///< bytes per actor stack
-  /// Polled before every probe (as ExploreOptions::stop): stops early, averaging what ran.
-  const std::atomic<bool>* stop = nullptr;
   /// The tree below a node instead of the whole tree (a split search's prefix,
   /// explorer/search/split.hpp): every probe first takes these decisions (an actor or a choice value
   /// each, in order), then goes on with `prefix_sleep` asleep.

@@ -45,11 +45,7 @@ Verdict worse(Verdict a, Verdict b) {
 }
 
 Explorer::Explorer(Program program, ExploreOptions options)
-    : program_(std::move(program)),
-      options_(std::move(options)),
-      pool_(std::make_unique<StackPool>(options_.stack_size)) {
-  buffers_.clock = &clock_;
-}
+    : program_(std::move(program)), options_(std::move(options)), runner_(program_, options_) {}
 
 Explorer::~Explorer() = default;
 
@@ -84,41 +80,40 @@ ReplayReport Explorer::replay(const Schedule& schedule) {
   ReplayStrategy replay(schedule);
   PreemptionCounter strategy(replay);
   strategy.begin_execution();
-  Execution ex(*pool_, buffers_,
-               ExecutionOptions{options_.max_steps, /*tracing=*/true, &strategy});
-  program_(ex);
+  ExecutionOptions eo;
+  eo.tracing = true;
   ReplayReport r;
-  r.outcome = ex.run(strategy);
-  r.violation = ex.violation();
-  r.violations = ex.violations();
-  r.steps = readable_steps(ex, buffers_);
-  r.state = ex.final_state();
-  r.states = std::move(buffers_.states);
-  buffers_.states.clear();
+  r.outcome = runner_.once(strategy, eo, [&](Execution& ex, Outcome outcome) {
+    ExecutionBuffers& buffers = runner_.buffers();
+    r.violation = ex.violation();
+    r.violations = ex.violations();
+    r.steps = readable_steps(ex, buffers);
+    r.state = ex.final_state();
+    r.states = std::move(buffers.states);
+    buffers.states.clear();
+    if (outcome == Outcome::kAbandoned) r.reason = ex.abandon_reason();
+    if (outcome == Outcome::kInfeasible) r.reason = ex.infeasible_reason();
+    r.timing_infeasible = !ex.timing_feasible();
+    r.wall_clock = ex.wall_clock();
+  });
   r.preemptions = strategy.preemptions();
   r.consumed = replay.consumed();
   r.diverged = replay.diverged();
   r.exhausted = replay.exhausted();
-  if (r.outcome == Outcome::kAbandoned) r.reason = ex.abandon_reason();
-  if (r.outcome == Outcome::kInfeasible) r.reason = ex.infeasible_reason();
-  r.timing_infeasible = !ex.timing_feasible();
-  r.wall_clock = ex.wall_clock();
   if (r.timing_infeasible && r.reason.empty())
     r.reason = "no times fit the durations of the execution";
   return r;
 }
 
 Outcome Explorer::run_once(Strategy& strategy, Once* once) {
-  ExecutionOptions eo{options_.max_steps, /*tracing=*/false, &strategy};
+  ExecutionOptions eo;
   eo.check_accesses = options_.check_accesses;
-  Execution ex(*pool_, buffers_, eo);
-  program_(ex);
-  const Outcome outcome = ex.run(strategy);
-  if (once != nullptr) {
-    once->steps = readable_steps(ex, buffers_);
-    once->final_state = ex.dump_state();
-  }
-  return outcome;
+  return runner_.once(strategy, eo, [&](Execution& ex, Outcome) {
+    if (once != nullptr) {
+      once->steps = readable_steps(ex, runner_.buffers());
+      once->final_state = ex.dump_state();
+    }
+  });
 }
 
 namespace {
@@ -240,180 +235,202 @@ ExplorationResult Explorer::explore(Strategy& strategy) {
   return exploration.finish();
 }
 
+// What ended() saw of the execution that ran last, for go_on().
+struct Exploration::Last {
+  Outcome outcome = Outcome::kCompleted;
+  std::vector<Violation> violations;  // every property it violated, first first
+  bool timing_infeasible = false;
+  Schedule schedule;  // when it violated a property not reported yet
+  RecordedExecution recorded;
+  bool kept = false;     // for the determinism check
+  bool audited = false;  // by the checked mode
+};
+
 Exploration::Exploration(Explorer& explorer, Strategy& strategy)
     : explorer_(explorer),
       strategy_(strategy),
       samples_(std::make_unique<DeterminismSamples>()),
-      start_(std::chrono::steady_clock::now()) {
+      last_(std::make_unique<Last>()) {
   result_.strategy = strategy.name();
+  explorer_.runner_.restart();
 }
 
 Exploration::~Exploration() = default;
 
-double Exploration::elapsed() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-}
+double Exploration::elapsed() const { return explorer_.runner_.elapsed(); }
 
 bool Exploration::run(std::uint64_t executions) {
+  if (over_ || executions == 0) return !over_;
   const ExploreOptions& options = explorer_.options_;
-  ExecutionBuffers& buffers = explorer_.buffers_;
-  Stats& stats = result_.stats;
-  for (std::uint64_t ran = 0; !over_ && ran < executions; ++ran) {
-    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+  ExecutionOptions eo;
+  eo.check_accesses = options.check_accesses;
+  LoopObserver* const self[] = {this};
+  switch (explorer_.runner_.loop(strategy_, eo, self, executions)) {
+    case LoopEnd::kSlice:
+      break;
+    case LoopEnd::kExhausted:
+      over_ = true;
+      break;
+    case LoopEnd::kInterrupted:
       cut_ = "interrupted";
       result_.interrupted = true;
       over_ = true;
       break;
-    }
-    if (options.max_executions != 0 && stats.executions >= options.max_executions) {
+    case LoopEnd::kExecutionBudget:
       cut_ = "the execution budget (" + std::to_string(options.max_executions) +
              " executions) ran out";
       over_ = true;
       break;
-    }
-    if (options.time_budget_seconds > 0 && elapsed() >= options.time_budget_seconds) {
+    case LoopEnd::kTimeBudget:
       cut_ = "the time budget ran out";
       over_ = true;
       break;
-    }
-    if (!strategy_.begin_execution()) {
+    case LoopEnd::kObserver:  // go_on() said why
       over_ = true;
       break;
-    }
+  }
+  result_.stats.elapsed_seconds = elapsed();
+  return !over_;
+}
 
-    Outcome outcome;
-    std::vector<Violation> violations;  // every property this execution violated, first first
-    bool timing_infeasible = false;
-    Schedule schedule;
-    const std::uint64_t number = stats.executions + 1;
-    // Kept for the determinism check, audited (the checked mode), or both.
-    const bool kept = options.check_determinism && samples_->wants(number);
-    const bool audited = options.check_accesses && (audit_pending_ || options.audit.wants(number));
-    const bool sampled = kept || audited;
-    RecordedExecution recorded;
-    {
-      ExecutionOptions eo{options.max_steps, false, &strategy_};
-      eo.check_accesses = options.check_accesses;
-      Execution ex(*explorer_.pool_, buffers, eo);
-      explorer_.program_(ex);
-      outcome = ex.run(strategy_);
-      if (ex.violation()) [[unlikely]]
-        violations = ex.violations();
-      if (ex.timed()) [[unlikely]] {
-        result_.timed = true;
-        if (!ex.timing_feasible() && outcome != Outcome::kStepBound) {
-          // Not a behaviour of the timed program: counted, never reported.
-          timing_infeasible = true;
-          violations.clear();
-        }
-      }
-      if (!timing_infeasible)
-        for (const auto& goal : ex.covered())
-          ++result_.covered[goal];
-      if (ex.timed() && (!ex.windows().empty() || !options.windows.empty())) [[unlikely]] {
-        // Declared windows are reported whatever the verdict; measured in violating executions.
-        for (const auto* list : {&ex.windows(), &options.windows})
-          for (const TimingWindow& w : *list) {
-            WindowBounds& b = result_.windows[w.name];
-            if (!violations.empty() && !timing_infeasible)
-              measure_window(explorer_.clock_.graph(), buffers.trace, buffers.actor_names, w, b);
-          }
-      }
-      if (sampled) [[unlikely]] {
-        if (outcome == Outcome::kAbandoned || timing_infeasible) {
-          if (kept) samples_->skipped();
-          if (audited) audit_pending_ = true;
-        } else {
-          recorded.number = number;
-          recorded.outcome = outcome;
-          if (ex.violation()) recorded.property = ex.violation()->invariant;
-          recorded.schedule.seed = strategy_.execution_seed();
-          for (const Decision& d : buffers.decisions)
-            recorded.schedule.steps.push_back(
-                d.kind == Decision::Kind::kActor
-                    ? ScheduleEntry::run(ex.actor(static_cast<ActorId>(d.value)).name())
-                    : ScheduleEntry::choice(d.value));
-          for (const Event& e : buffers.trace)
-            recorded.steps.push_back(
-                StepRecord{e.actor, std::string(e.op.label), {e.op.begin(), e.op.end()}});
-        }
-      }
-      if (std::any_of(violations.begin(), violations.end(),
-                      [&](const Violation& v) { return !reported_.contains(v.invariant); })) {
-        schedule.seed = strategy_.execution_seed();
-        schedule.steps.reserve(buffers.decisions.size());
-        for (const Decision& d : buffers.decisions) {
-          schedule.steps.push_back(
-              d.kind == Decision::Kind::kActor
-                  ? ScheduleEntry::run(ex.actor(static_cast<ActorId>(d.value)).name())
-                  : ScheduleEntry::choice(d.value));
-        }
-      }
-    }
-    if (!recorded.steps.empty() || !recorded.schedule.steps.empty()) {
-      if (audited) {
-        audit_pending_ = false;
-        audit_or_throw(explorer_, recorded.schedule, options.audit, stats);
-      }
-      if (kept) samples_->offer(std::move(recorded));
-    }
-    ++stats.executions;
-    stats.steps += buffers.trace.size();
-    stats.max_depth = std::max<std::uint64_t>(stats.max_depth, buffers.trace.size());
-    switch (timing_infeasible ? Outcome::kAbandoned : outcome) {
-      case Outcome::kCompleted:
-        ++stats.completed;
-        break;
-      case Outcome::kAbandoned:
-        ++(timing_infeasible ? stats.timing_infeasible : stats.blocked);
-        break;
-      case Outcome::kDeadlock:
-        ++stats.deadlocked;
-        break;
-      case Outcome::kStepBound:
-        ++stats.cut_by_bound;
-        break;
-      case Outcome::kInfeasible:
-        ++stats.infeasible;
-        break;
-      case Outcome::kViolation:
-      case Outcome::kActorFailure:
-        ++stats.failed;
-        break;
-    }
-    // Every property the execution violated is counted and, the first time, reported.
-    bool reported = false;
-    for (const Violation& violation : violations) {
-      ++stats.violations[violation.invariant];
-      if (reported_.contains(violation.invariant)) continue;
-      reported_.insert(violation.invariant);
-      reported = true;
-      Schedule shown = schedule;
-      if (options.minimize)
-        shown = minimize(explorer_.program_, schedule, violation.invariant,
-                         MinimizeOptions{options.minimize_budget, options.max_steps,
-                                         options.stack_size})
-                    .schedule;
-      result_.counterexamples.push_back(explorer_.make_counterexample(shown, violation.invariant));
-      if (options.audit_counterexamples) audit_or_throw(explorer_, shown, options.audit, stats);
-      if (options.on_counterexample) {
-        stats.elapsed_seconds = elapsed();
-        options.on_counterexample(result_.counterexamples.back(), stats);
-      }
-    }
-    if (reported && options.stop_on_first_violation) {
-      cut_ = "stopped at the first violation";
-      result_.stopped_at_first_violation = true;
-      over_ = true;
-      break;
-    }
-    if (options.on_progress && stats.executions % options.progress_interval == 0) {
-      stats.elapsed_seconds = elapsed();
-      options.on_progress(stats);
+void Exploration::ended(Execution& ex, Outcome outcome) {
+  const ExploreOptions& options = explorer_.options_;
+  const ExecutionBuffers& buffers = explorer_.runner_.buffers();
+  Last& last = *last_;
+  last.outcome = outcome;
+  last.violations.clear();
+  last.timing_infeasible = false;
+  last.schedule = Schedule{};
+  last.recorded = RecordedExecution{};
+  const std::uint64_t number = result_.stats.executions + 1;
+  // Kept for the determinism check, audited (the checked mode), or both.
+  last.kept = options.check_determinism && samples_->wants(number);
+  last.audited = options.check_accesses && (audit_pending_ || options.audit.wants(number));
+  if (ex.violation()) [[unlikely]]
+    last.violations = ex.violations();
+  if (ex.timed()) [[unlikely]] {
+    result_.timed = true;
+    if (!ex.timing_feasible() && outcome != Outcome::kStepBound) {
+      // Not a behaviour of the timed program: counted, never reported.
+      last.timing_infeasible = true;
+      last.violations.clear();
     }
   }
-  stats.elapsed_seconds = elapsed();
-  return !over_;
+  if (!last.timing_infeasible)
+    for (const auto& goal : ex.covered())
+      ++result_.covered[goal];
+  if (ex.timed() && (!ex.windows().empty() || !options.windows.empty())) [[unlikely]] {
+    // Declared windows are reported whatever the verdict; measured in violating executions.
+    for (const auto* list : {&ex.windows(), &options.windows})
+      for (const TimingWindow& w : *list) {
+        WindowBounds& b = result_.windows[w.name];
+        if (!last.violations.empty() && !last.timing_infeasible)
+          measure_window(explorer_.runner_.clock().graph(), buffers.trace, buffers.actor_names,
+                         w, b);
+      }
+  }
+  auto schedule_of = [&] {
+    Schedule schedule;
+    schedule.seed = strategy_.execution_seed();
+    schedule.steps.reserve(buffers.decisions.size());
+    for (const Decision& d : buffers.decisions)
+      schedule.steps.push_back(
+          d.kind == Decision::Kind::kActor
+              ? ScheduleEntry::run(ex.actor(static_cast<ActorId>(d.value)).name())
+              : ScheduleEntry::choice(d.value));
+    return schedule;
+  };
+  if (last.kept || last.audited) [[unlikely]] {
+    if (outcome == Outcome::kAbandoned || last.timing_infeasible) {
+      if (last.kept) samples_->skipped();
+      if (last.audited) audit_pending_ = true;
+    } else {
+      RecordedExecution& recorded = last.recorded;
+      recorded.number = number;
+      recorded.outcome = outcome;
+      if (ex.violation()) recorded.property = ex.violation()->invariant;
+      recorded.schedule = schedule_of();
+      for (const Event& e : buffers.trace)
+        recorded.steps.push_back(
+            StepRecord{e.actor, std::string(e.op.label), {e.op.begin(), e.op.end()}});
+    }
+  }
+  if (std::any_of(last.violations.begin(), last.violations.end(),
+                  [&](const Violation& v) { return !reported_.contains(v.invariant); }))
+    last.schedule = schedule_of();
+  Stats& stats = result_.stats;
+  stats.steps += buffers.trace.size();
+  stats.max_depth = std::max<std::uint64_t>(stats.max_depth, buffers.trace.size());
+}
+
+bool Exploration::go_on() {
+  const ExploreOptions& options = explorer_.options_;
+  Stats& stats = result_.stats;
+  Last& last = *last_;
+  if (!last.recorded.steps.empty() || !last.recorded.schedule.steps.empty()) {
+    if (last.audited) {
+      audit_pending_ = false;
+      audit_or_throw(explorer_, last.recorded.schedule, options.audit, stats);
+    }
+    if (last.kept) samples_->offer(std::move(last.recorded));
+  }
+  ++stats.executions;
+  switch (last.timing_infeasible ? Outcome::kAbandoned : last.outcome) {
+    case Outcome::kCompleted:
+      ++stats.completed;
+      break;
+    case Outcome::kAbandoned:
+      ++(last.timing_infeasible ? stats.timing_infeasible : stats.blocked);
+      break;
+    case Outcome::kDeadlock:
+      ++stats.deadlocked;
+      break;
+    case Outcome::kStepBound:
+      ++stats.cut_by_bound;
+      break;
+    case Outcome::kInfeasible:
+      ++stats.infeasible;
+      break;
+    case Outcome::kViolation:
+    case Outcome::kActorFailure:
+      ++stats.failed;
+      break;
+  }
+  // Every property the execution violated is counted and, the first time, reported.
+  bool reported = false;
+  for (const Violation& violation : last.violations) {
+    ++stats.violations[violation.invariant];
+    if (reported_.contains(violation.invariant)) continue;
+    reported_.insert(violation.invariant);
+    reported = true;
+    Schedule shown = last.schedule;
+    if (options.minimize) {
+      MinimizeOptions mo;
+      mo.max_executions = options.minimize_budget;
+      mo.max_steps = options.max_steps;
+      mo.stack_size = options.stack_size;
+      shown = minimize(explorer_.program_, last.schedule, violation.invariant, mo).schedule;
+    }
+    result_.counterexamples.push_back(explorer_.make_counterexample(shown, violation.invariant));
+    if (options.audit_counterexamples) audit_or_throw(explorer_, shown, options.audit, stats);
+    if (options.on_counterexample) {
+      stats.elapsed_seconds = elapsed();
+      options.on_counterexample(result_.counterexamples.back(), stats);
+    }
+  }
+  if (reported && options.stop_on_first_violation) {
+    cut_ = "stopped at the first violation";
+    result_.stopped_at_first_violation = true;
+    return false;
+  }
+  return true;
+}
+
+void Exploration::progress(std::uint64_t) {
+  const ExploreOptions& options = explorer_.options_;
+  if (!options.on_progress) return;
+  result_.stats.elapsed_seconds = elapsed();
+  options.on_progress(result_.stats);
 }
 
 ExplorationResult Exploration::finish() {

@@ -12,6 +12,7 @@
 
 #include "explorer/core/execution.hpp"
 #include "explorer/core/schedule.hpp"
+#include "explorer/search/runner.hpp"
 #include "explorer/search/stats.hpp"
 #include "explorer/core/strategy.hpp"
 #include "explorer/time/virtual_time.hpp"
@@ -160,28 +161,22 @@ struct AuditOptions {
   std::string reach(std::uint64_t audited) const;
 };
 
-struct ExploreOptions {
-  std::size_t max_steps = kDefaultMaxSteps;  ///< steps per execution; more cuts it (incomplete)
-  std::uint64_t max_executions = 0;     ///< 0: unlimited; reaching it makes the verdict incomplete
-  double time_budget_seconds = 0;       ///< 0: unlimited; running out makes the verdict incomplete
+/// The search's options: its limits (explorer/search/runner.hpp: steps, stack, budgets, the stop
+/// request, the progress interval) and what the search adds.
+struct ExploreOptions : RunLimits {
   bool stop_on_first_violation = true;  ///< false: keep one counterexample per property
-  std::size_t stack_size = 256 * 1024;  ///< bytes per actor stack
   /// Called the moment a counterexample is ready (e.g. to write it to disk), with the stats of the
   /// search so far (the violating execution included, elapsed_seconds up to date).
   std::function<void(const Counterexample&, const Stats&)> on_counterexample;
   /// Called every `progress_interval` executions with the stats so far.
   std::function<void(const Stats&)> on_progress;
-  std::uint64_t progress_interval = 4096;
   /// Minimise each counterexample before it is reported (and before on_counterexample): the same
   /// property violated with the fewest preemptions, then the fewest steps (explorer/search/minimize.hpp).
   bool minimize = true;
   /// Executions minimisation may run per counterexample for its preemption-bounded searches.
   std::uint64_t minimize_budget = 20'000;
-  /// A request to stop from outside (e.g. set by a signal handler: a lock-free atomic is
-  /// async-signal-safe), polled before every execution: when it is true the search stops at that
-  /// execution boundary and reports what it explored as incomplete ("interrupted"). Null: never.
-  /// A counterexample being minimised when it is set is finished (and reported) first.
-  const std::atomic<bool>* stop = nullptr;
+  // RunLimits::stop: a counterexample being minimised when it is set is finished (and
+  // reported) first.
   /// Windows to measure in a timed program's violating executions, besides its own
   /// (Execution::window): e.g. asked for on the command line.
   std::vector<TimingWindow> windows;
@@ -252,9 +247,7 @@ class Explorer {
   friend class Exploration;
   Program program_;
   ExploreOptions options_;
-  std::unique_ptr<StackPool> pool_;
-  VirtualTime clock_;  // installed in buffers_
-  ExecutionBuffers buffers_;
+  Runner runner_;  // the one loop, on program_ under options_'s limits
 };
 
 /// An exploration run in slices (Explorer::explore runs one to its end): run(n) runs at most n more
@@ -263,7 +256,7 @@ class Explorer {
 /// explores exactly what one run to the end would (the portfolio, explorer/search/portfolio.hpp, runs
 /// its members in rounds this way). The explorer and the strategy must outlive it; one
 /// Exploration at a time per Explorer, run on one thread at a time (any thread).
-class Exploration {
+class Exploration : private LoopObserver {
  public:
   Exploration(Explorer& explorer, Strategy& strategy);
   ~Exploration();
@@ -282,6 +275,10 @@ class Exploration {
   ExplorationResult finish();
 
  private:
+  // The search's look at each execution of the loop (explorer/search/runner.hpp).
+  void ended(Execution& ex, Outcome outcome) override;
+  bool go_on() override;
+  void progress(std::uint64_t executions) override;
   double elapsed() const;
   Explorer& explorer_;
   Strategy& strategy_;
@@ -293,7 +290,9 @@ class Exploration {
   bool audit_pending_ = false;
   std::string cut_;                    // why the search stopped early, if it did
   bool over_ = false;
-  std::chrono::steady_clock::time_point start_;
+  // What ended() saw of the execution that ran last, for go_on() (explorer.cpp).
+  struct Last;
+  std::unique_ptr<Last> last_;
 };
 
 }  // namespace interleave

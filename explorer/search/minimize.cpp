@@ -33,34 +33,16 @@ struct Run {
 class Minimizer {
  public:
   Minimizer(const Program& program, const MinimizeOptions& options)
-      : program_(program), options_(options), pool_(options.stack_size) {
-    buffers_.clock = &clock_;
-  }
+      : runner_(program, limits(options)) {}
 
   // Runs one execution under `strategy` (which must have begun it).
   Run run(Strategy& strategy) {
     PreemptionCounter recorder(strategy);
     Run r;
-    {
-      Execution ex(pool_, buffers_, ExecutionOptions{options_.max_steps, false, &recorder});
-      program_(ex);
-      r.outcome = ex.run(recorder);
-      r.violation = ex.violation();
-      if (r.violation)
-        for (const Violation& v : ex.violations())
-          r.violated.push_back(v.invariant);
-      r.timing_feasible = ex.timing_feasible();
-      for (std::size_t a = 0; a < ex.actor_count(); ++a)
-        r.names.push_back(ex.actor(static_cast<ActorId>(a)).name());
-    }
+    r.outcome = runner_.once(recorder, ExecutionOptions{},
+                             [&](Execution& ex, Outcome) { look(ex, r); });
     ++executions;
-    r.trace = buffers_.trace;
-    r.decisions = buffers_.decisions;
-    r.preemptions = recorder.preemptions();
-    for (const Decision& d : r.decisions)
-      r.schedule.steps.push_back(d.kind == Decision::Kind::kActor
-                                     ? ScheduleEntry::run(r.names[d.value])
-                                     : ScheduleEntry::choice(d.value));
+    finish(r, recorder);
     return r;
   }
 
@@ -75,27 +57,67 @@ class Minimizer {
   std::optional<Run> bounded_search(std::uint32_t bound, const std::string& invariant,
                                     std::uint64_t& budget, bool& exhaustive) {
     PreemptionBoundStrategy search(PreemptionBoundStrategy::Options{bound, false});
-    exhaustive = false;
-    while (budget > 0) {
-      if (!search.begin_execution()) {
-        exhaustive = true;
-        return std::nullopt;
+    PreemptionCounter recorder(search);
+    // Looks at each execution of the search; ends it at the first that violates `invariant`.
+    struct Finder final : LoopObserver {
+      Minimizer& m;
+      PreemptionCounter& recorder;
+      const std::string& invariant;
+      Run r;
+      Finder(Minimizer& minimizer, PreemptionCounter& counter, const std::string& property)
+          : m(minimizer), recorder(counter), invariant(property) {}
+      void ended(Execution& ex, Outcome outcome) override {
+        r = Run{};
+        r.outcome = outcome;
+        m.look(ex, r);
       }
-      --budget;
-      Run r = run(search);
-      if (r.violates(invariant)) return r;
-    }
+      bool go_on() override {
+        ++m.executions;
+        m.finish(r, recorder);
+        return !r.violates(invariant);
+      }
+    } finder(*this, recorder, invariant);
+    LoopObserver* const observers[] = {&finder};
+    const std::uint64_t before = runner_.executions();
+    const LoopEnd end = runner_.loop(recorder, ExecutionOptions{}, observers, budget);
+    budget -= runner_.executions() - before;
+    exhaustive = end == LoopEnd::kExhausted;
+    if (end == LoopEnd::kObserver) return std::move(finder.r);
     return std::nullopt;
   }
 
   std::uint64_t executions = 0;
 
  private:
-  const Program& program_;
-  MinimizeOptions options_;
-  StackPool pool_;
-  VirtualTime clock_;  // installed in buffers_
-  ExecutionBuffers buffers_;
+  // The runner's limits: the budget is the Minimizer's to share among its searches, and a
+  // minimisation under way is finished whatever a stop request says.
+  // What a run keeps of the execution while it exists, and once it is gone.
+  void look(Execution& ex, Run& r) {
+    r.violation = ex.violation();
+    if (r.violation)
+      for (const Violation& v : ex.violations())
+        r.violated.push_back(v.invariant);
+    r.timing_feasible = ex.timing_feasible();
+    for (std::size_t a = 0; a < ex.actor_count(); ++a)
+      r.names.push_back(ex.actor(static_cast<ActorId>(a)).name());
+  }
+  void finish(Run& r, const PreemptionCounter& recorder) {
+    r.trace = runner_.buffers().trace;
+    r.decisions = runner_.buffers().decisions;
+    r.preemptions = recorder.preemptions();
+    for (const Decision& d : r.decisions)
+      r.schedule.steps.push_back(d.kind == Decision::Kind::kActor
+                                     ? ScheduleEntry::run(r.names[d.value])
+                                     : ScheduleEntry::choice(d.value));
+  }
+
+  static RunLimits limits(const MinimizeOptions& options) {
+    RunLimits l;
+    l.max_steps = options.max_steps;
+    l.stack_size = options.stack_size;
+    return l;
+  }
+  Runner runner_;
 };
 
 // Reorderings of the steps the violation depends on, each actor running as long as it can, one per

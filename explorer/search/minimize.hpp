@@ -17,17 +17,19 @@
 
 #include "explorer/core/execution.hpp"
 #include "explorer/core/schedule.hpp"
+#include "explorer/search/runner.hpp"
 
 #include <cstdint>
 #include <string>
 
 namespace interleave {
 
-struct MinimizeOptions {
-  /// Executions the preemption-bounded searches may run in all (0: reordering only).
-  std::uint64_t max_executions = 20'000;
-  std::size_t max_steps = kDefaultMaxSteps;  ///< per execution (as ExploreOptions::max_steps)
-  std::size_t stack_size = 256 * 1024;  ///< bytes per actor stack
+/// Minimisation's limits (explorer/search/runner.hpp). max_executions is what the
+/// preemption-bounded searches may run in all (0: reordering only); the stop request and the time
+/// budget are not consulted (a minimisation under way is finished).
+struct MinimizeOptions : RunLimits {
+  static constexpr std::uint64_t kDefaultBudget = 20'000;
+  MinimizeOptions() { max_executions = kDefaultBudget; }
 };
 
 struct Minimized {

@@ -2,17 +2,16 @@
 
 #include "explorer/search/audit.hpp"
 #include "explorer/search/minimize.hpp"
+#include "explorer/search/workers.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
-#include <thread>
 
 namespace interleave {
 
@@ -49,7 +48,6 @@ struct Run {
   std::unique_ptr<Strategy> strategy;
   std::unique_ptr<Exploration> exploration;
   std::size_t taken = 0;  // counterexamples of exploration already looked at
-  std::exception_ptr error;
 };
 
 }  // namespace
@@ -112,10 +110,11 @@ PortfolioResult explore_portfolio(const Program& program, const ExploreOptions& 
   auto report = [&](Counterexample c, std::size_t who, const Stats& stats_so_far) {
     reported.insert(c.invariant);
     if (options.minimize) {
-      const Schedule shorter =
-          minimize(program, c.schedule, c.invariant,
-                   MinimizeOptions{options.minimize_budget, options.max_steps, options.stack_size})
-              .schedule;
+      MinimizeOptions mo;
+      mo.max_executions = options.minimize_budget;
+      mo.max_steps = options.max_steps;
+      mo.stack_size = options.stack_size;
+      const Schedule shorter = minimize(program, c.schedule, c.invariant, mo).schedule;
       c = runs[who].explorer->make_counterexample(shorter, c.invariant);
     }
     result.counterexamples.push_back(std::move(c));
@@ -128,34 +127,14 @@ PortfolioResult explore_portfolio(const Program& program, const ExploreOptions& 
       options.on_counterexample(result.counterexamples.back(), stats_so_far);
   };
 
+  // One round: each active member runs its quantum, on the portfolio's threads; the error of the
+  // first member (in rank order) that threw is rethrown.
   auto run_round = [&](const std::vector<std::size_t>& active) {
-    auto work = [&](std::size_t i) {
-      try {
-        const std::uint64_t q = portfolio.members[i].quantum;
-        runs[i].exploration->run(q != 0 ? q : portfolio.quantum);
-      } catch (...) {
-        runs[i].error = std::current_exception();
-      }
-    };
-    const std::size_t threads = std::min<std::size_t>(portfolio.jobs, active.size());
-    if (threads <= 1) {
-      for (std::size_t i : active)
-        work(i);
-    } else {
-      std::atomic<std::size_t> next{0};
-      auto worker = [&] {
-        for (std::size_t k = next++; k < active.size(); k = next++)
-          work(active[k]);
-      };
-      std::vector<std::thread> pool;
-      for (std::size_t t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-      worker();
-      for (std::thread& t : pool)
-        t.join();
-    }
-    for (std::size_t i : active)
-      if (runs[i].error) std::rethrow_exception(runs[i].error);
+    for_each_task(portfolio.jobs, active.size(), [&](std::size_t k) {
+      const std::size_t i = active[k];
+      const std::uint64_t q = portfolio.members[i].quantum;
+      runs[i].exploration->run(q != 0 ? q : portfolio.quantum);
+    });
   };
 
   std::uint64_t last_progress = 0;

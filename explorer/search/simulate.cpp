@@ -1,13 +1,12 @@
 #include "explorer/search/simulate.hpp"
 
-#include "explorer/core/fiber.hpp"
+#include "explorer/search/runner.hpp"
+#include "explorer/search/workers.hpp"
 #include "explorer/time/discrete_event.hpp"
-#include "explorer/time/virtual_time.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace interleave {
@@ -43,84 +42,97 @@ void add(SimulationResult& into, const SimulationResult& from) {
   into.timing_infeasible += from.timing_infeasible;
 }
 
+
+// One thread's runs: it claims blocks of run indices, and each run draws from its index alone.
+class Runs final : public LoopObserver {
+ public:
+  struct Shared {
+    std::atomic<std::uint64_t> next{0};   // the first index not claimed
+    std::atomic<std::uint64_t> ended{0};  // runs ended, on every thread
+    std::atomic<bool> failed{false};      // a thread threw: the others stop
+    std::mutex progress;
+  };
+  Runs(const SimulateOptions& options, Shared& shared, DiscreteEventStrategy& strategy)
+      : options_(options), shared_(shared), strategy_(strategy) {}
+
+  bool next() override {
+    if (shared_.failed.load(std::memory_order_relaxed)) return false;
+    if (index_ == end_) {
+      index_ = shared_.next.fetch_add(kBlock);
+      if (index_ >= options_.runs) return false;
+      end_ = std::min(options_.runs, index_ + kBlock);
+    }
+    strategy_.set_run(index_++);
+    return true;
+  }
+
+  void ended(Execution& ex, Outcome outcome) override {
+    ++mine.runs;
+    if (ex.timed()) mine.timed = true;
+    if (ex.timed() && !ex.timing_feasible() && outcome != Outcome::kStepBound) {
+      ++mine.timing_infeasible;
+    } else if (ex.violation()) {
+      // Every property that fails counts, not only the first.
+      for (const Violation& v : ex.violations())
+        ++mine.violations[v.invariant];
+      ++mine.violating;
+    } else if (outcome == Outcome::kCompleted) {
+      ++mine.completed;
+    } else if (outcome == Outcome::kDeadlock) {
+      ++mine.deadlocked;
+    } else if (outcome == Outcome::kStepBound) {
+      ++mine.cut_by_bound;
+    }
+  }
+
+  bool go_on() override {
+    const std::uint64_t done = shared_.ended.fetch_add(1) + 1;
+    if (options_.on_progress && options_.progress_interval != 0 &&
+        done % options_.progress_interval == 0) {
+      std::lock_guard lock(shared_.progress);
+      options_.on_progress(done);
+    }
+    return true;
+  }
+
+  SimulationResult mine;
+
+ private:
+  const SimulateOptions& options_;
+  Shared& shared_;
+  DiscreteEventStrategy& strategy_;
+  std::uint64_t index_ = 0;
+  std::uint64_t end_ = 0;
+};
+
 }  // namespace
 
 SimulationResult simulate(const Program& program, const SimulateOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  std::atomic<std::uint64_t> next{0};
-  std::atomic<std::uint64_t> ended{0};
-  std::atomic<bool> stopped{false};
-  std::mutex mutex;
-  SimulationResult total;
-  std::exception_ptr failure;
-
-  auto worker = [&] {
-    SimulationResult mine;
+  Runs::Shared shared;
+  std::vector<SimulationResult> per_thread(std::max(1u, options.jobs));
+  // Progress counts the runs of every thread (Runs::go_on), not the runner's own.
+  RunLimits limits = options;
+  limits.progress_interval = 0;
+  limits.max_executions = 0;  // `runs` says how many
+  for_each_task(options.jobs, per_thread.size(), [&](std::size_t t) {
     try {
-      StackPool pool(options.stack_size);
-      ExecutionBuffers buffers;
-      VirtualTime clock;
-      buffers.clock = &clock;
+      Runner runner(program, limits);
       DiscreteEventStrategy strategy(options.seed);
-      for (;;) {
-        const std::uint64_t begin = next.fetch_add(kBlock);
-        if (begin >= options.runs) break;
-        const std::uint64_t end = std::min(options.runs, begin + kBlock);
-        for (std::uint64_t i = begin; i < end; ++i) {
-          if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
-            stopped = true;
-            break;
-          }
-          strategy.set_run(i);
-          strategy.begin_execution();
-          Execution ex(pool, buffers,
-                       ExecutionOptions{options.max_steps, false, &strategy, &strategy});
-          program(ex);
-          const Outcome outcome = ex.run(strategy);
-          ++mine.runs;
-          if (ex.timed()) mine.timed = true;
-          if (ex.timed() && !ex.timing_feasible() && outcome != Outcome::kStepBound) {
-            ++mine.timing_infeasible;
-          } else if (ex.violation()) {
-            // Every property that fails counts, not only the first.
-            for (const Violation& v : ex.violations())
-              ++mine.violations[v.invariant];
-            ++mine.violating;
-          } else if (outcome == Outcome::kCompleted) {
-            ++mine.completed;
-          } else if (outcome == Outcome::kDeadlock) {
-            ++mine.deadlocked;
-          } else if (outcome == Outcome::kStepBound) {
-            ++mine.cut_by_bound;
-          }
-          const std::uint64_t done = ended.fetch_add(1) + 1;
-          if (options.on_progress && done % options.progress_interval == 0) {
-            std::lock_guard lock(mutex);
-            options.on_progress(done);
-          }
-        }
-        if (stopped) break;
-      }
+      Runs runs(options, shared, strategy);
+      LoopObserver* const observers[] = {&runs};
+      ExecutionOptions eo;
+      eo.sampler = &strategy;
+      runner.loop(strategy, eo, observers);
+      per_thread[t] = std::move(runs.mine);
     } catch (...) {
-      std::lock_guard lock(mutex);
-      if (!failure) failure = std::current_exception();
-      stopped = true;
+      shared.failed = true;
+      throw;
     }
-    std::lock_guard lock(mutex);
-    add(total, mine);
-  };
-
-  const unsigned jobs = std::max(1u, options.jobs);
-  if (jobs == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> threads;
-    for (unsigned j = 0; j < jobs; ++j)
-      threads.emplace_back(worker);
-    for (std::thread& t : threads)
-      t.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  });
+  SimulationResult total;
+  for (const SimulationResult& r : per_thread)
+    add(total, r);
   total.interrupted = total.runs < options.runs;
   total.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

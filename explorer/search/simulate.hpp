@@ -7,6 +7,7 @@
 #pragma once
 
 #include "explorer/search/explorer.hpp"
+#include "explorer/search/runner.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -16,18 +17,16 @@
 
 namespace interleave {
 
-struct SimulateOptions {
+/// The simulation's limits (explorer/search/runner.hpp; the stop request and a time budget end it
+/// early, counting the runs that ended, as interrupted; max_executions is not consulted: `runs`
+/// says how many) and what it adds.
+struct SimulateOptions : RunLimits {
   std::uint64_t runs = 10'000;
   std::uint64_t seed = 0;
   unsigned jobs = 1;  ///< threads
-  std::size_t max_steps = kDefaultMaxSteps;
-  std::size_t stack_size = 256 * 1024;
-  /// Polled between runs: when it is true the simulation stops and counts the runs that ended.
-  const std::atomic<bool>* stop = nullptr;
   /// Called (from any one thread at a time) about every `progress_interval` runs, with the runs
-  /// ended so far.
+  /// ended so far on every thread.
   std::function<void(std::uint64_t ended)> on_progress;
-  std::uint64_t progress_interval = 1024;
 };
 
 /// A proportion k / n with a 95 % interval.

@@ -1,6 +1,7 @@
 #include "explorer/search/split.hpp"
 
 #include "explorer/search/estimate.hpp"
+#include "explorer/search/workers.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -14,7 +15,6 @@
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 namespace interleave {
 
@@ -424,22 +424,14 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
     }
   };
 
-  // Workers; an exception in one (a ProgramError) is kept and rethrown here.
-  std::exception_ptr failure;
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < split.jobs; ++t)
-    threads.emplace_back([&, t] {
-      try {
-        worker(t);
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-        --running;
-        stop_all();
-        quit = true;
-        changed.notify_all();
-      }
-    });
+  // Workers; an exception in one (a ProgramError) is kept and rethrown by join(), below.
+  Workers workers(split.jobs, worker, [&] {
+    std::lock_guard lock(mutex);
+    --running;
+    stop_all();
+    quit = true;
+    changed.notify_all();
+  });
 
   // Commit in key order: the first job, once it is done (a job still running may split off
   // prefixes, which come right after it, before every later one).
@@ -453,7 +445,7 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
     {
       std::unique_lock lock(mutex);
       for (;;) {
-        if (failure) break;
+        if (workers.failed()) break;
         if (options.stop != nullptr && options.stop->load()) stop_all();
         if (jobs.empty()) break;
         Job& first = *jobs.begin()->second;
@@ -464,7 +456,7 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
         }
         changed.wait_for(lock, std::chrono::milliseconds(20));
       }
-      if (failure || !taken) break;
+      if (workers.failed() || !taken) break;
     }
     Job& job = *taken;
     if (options.max_executions != 0 && result.stats.executions >= options.max_executions) {
@@ -539,9 +531,7 @@ SplitResult explore_split(const Program& program, const ExploreOptions& options,
     quit = true;
     changed.notify_all();
   }
-  for (std::thread& t : threads)
-    t.join();
-  if (failure) std::rethrow_exception(failure);
+  workers.join();
   if (left != 0) complete = false;
   for (const auto& g : groups)
     if (!g->finished || g->abandoned) complete = false;
