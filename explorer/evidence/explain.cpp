@@ -679,6 +679,7 @@ ExplainResult explain_incident(const Program& program, const Incident& incident,
   LoopObserver* const observers[] = {&matching};
   ExecutionOptions eo;
   eo.tracing = true;
+  eo.check_accesses = options.check_accesses;
   switch (runner.loop(guide, eo, observers)) {
     case LoopEnd::kInterrupted:
       result.complete = false;

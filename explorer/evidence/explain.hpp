@@ -160,6 +160,9 @@ struct InferredStep {
 /// incomplete) and what it adds.
 struct ExplainOptions : RunLimits {
   bool dfs = false;  ///< exhaustive DFS with cutting, instead of DPOR filtering at the end
+  /// The checked mode (explorer/core/checked.hpp): a step's use of state it did not declare is
+  /// a ProgramError.
+  bool check_accesses = false;
   /// Search the embedding of an execution's lines at most this many nodes (an incident of many
   /// alike lines): past it the execution counts as unknown and the result is incomplete.
   std::uint64_t max_match_nodes = 1'000'000;

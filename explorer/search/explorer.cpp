@@ -305,7 +305,8 @@ void Exploration::ended(Execution& ex, Outcome outcome) {
   const std::uint64_t number = result_.stats.executions + 1;
   // Kept for the determinism check, audited (the checked mode), or both.
   last.kept = options.check_determinism && samples_->wants(number);
-  last.audited = options.check_accesses && (audit_pending_ || options.audit.wants(number));
+  last.audited = options.check_accesses && options.audit.sample &&
+                 (audit_pending_ || options.audit.wants(number));
   if (ex.violation()) [[unlikely]]
     last.violations = ex.violations();
   if (ex.timed()) [[unlikely]] {

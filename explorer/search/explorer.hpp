@@ -150,6 +150,9 @@ struct AuditOptions {
   /// 0, the 1st, 2nd, 4th, 8th, ... (the 2^k-th); N > 0, the 1st and every N-th. An execution
   /// to audit that was abandoned (a strategy's blocked execution) hands its turn to the next.
   std::uint64_t every = 0;
+  /// Whether the checked mode audits the executions `every` picks; false: it checks the accesses
+  /// of every step, and only the counterexamples are audited (audit_counterexamples).
+  bool sample = true;
 
   /// Whether execution `number` (1-based, in its search) is one to audit.
   bool wants(std::uint64_t number) const {

@@ -123,6 +123,7 @@ SimulationResult simulate(const Program& program, const SimulateOptions& options
       LoopObserver* const observers[] = {&runs};
       ExecutionOptions eo;
       eo.sampler = &strategy;
+      eo.check_accesses = options.check_accesses;
       runner.loop(strategy, eo, observers);
       per_thread[t] = std::move(runs.mine);
     } catch (...) {

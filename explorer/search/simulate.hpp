@@ -24,6 +24,9 @@ struct SimulateOptions : RunLimits {
   std::uint64_t runs = 10'000;
   std::uint64_t seed = 0;
   unsigned jobs = 1;  ///< threads
+  /// The checked mode (explorer/core/checked.hpp): a step's use of state it did not declare is
+  /// a ProgramError.
+  bool check_accesses = false;
   /// Called (from any one thread at a time) about every `progress_interval` runs, with the runs
   /// ended so far on every thread.
   std::function<void(std::uint64_t ended)> on_progress;

@@ -176,18 +176,24 @@ unsigned jobs_of(std::optional<unsigned> jobs) {
 }
 
 void CheckAccessesArgs::apply(RunContext& run_ctx) const {
-  run_ctx.check_accesses = on;
+  run_ctx.check_accesses = !off;
+  run_ctx.audit.sample = on;
   run_ctx.audit.max_distance = audit_distance;
   run_ctx.audit.every = audit_every;
 }
 
 void add_check_accesses_options(CLI::App& command, CheckAccessesArgs& args) {
-  command.add_flag("--check-accesses,!--no-check-accesses", args.on,
-                   "The checked mode (off by default, --no-check-accesses): a step that uses "
-                   "Checked state it did not declare stops the search naming the object, the "
-                   "actor and the step, and sampled executions get the commutation audit, whose "
-                   "reach the verdict's detail states (slower; the verdict is the same for a "
-                   "correct model)");
+  CLI::Option* on =
+      command.add_flag("--check-accesses", args.on,
+                       "The checked mode with the sampled audit: besides the checks (on by "
+                       "default), sampled executions get the commutation audit, whose reach the "
+                       "verdict's detail states (slower; the verdict is the same for a correct "
+                       "model)");
+  command
+      .add_flag("--no-check-accesses", args.off,
+                "No checked mode: by default a step that uses Checked state it did not declare "
+                "stops the search naming the object, the actor and the step")
+      ->excludes(on);
   command
       .add_option("--audit-distance", args.audit_distance,
                   "The checked mode's commutation audit moves a step up to N places past the "

@@ -39,7 +39,10 @@ struct Context {
 
 /// The checked mode and the commutation audit's reach, as check and gate take them.
 struct CheckAccessesArgs {
-  bool on = false;  ///< --check-accesses, --no-check-accesses (the default: bench_checks)
+  /// --check-accesses: the checks and the sampled audit. Without it the checks run (their cost
+  /// is within 10 %: bench_checks) and only counterexamples are audited.
+  bool on = false;
+  bool off = false;  ///< --no-check-accesses: no checks
   std::size_t audit_distance = AuditOptions{}.max_distance;  ///< --audit-distance N
   std::uint64_t audit_every = AuditOptions{}.every;          ///< --audit-every N
   /// Sets `run_ctx`'s check_accesses and audit.
@@ -165,6 +168,7 @@ struct SimulateArgs {
   std::vector<std::string> sets;
   std::string vary;  ///< --vary PATH=A,B,... ("" : none)
   std::string svg;   ///< --svg FILE: the curve of --vary, drawn ("" : none)
+  bool check_accesses = false;  ///< --check-accesses: the checked mode (SimulateOptions)
   bool json = false;
   bool quiet = false;
 };
@@ -182,6 +186,7 @@ struct ExplainArgs {
   std::vector<std::string> sets;
   std::string presets;  ///< --presets A,B,...: under which of them the incident is possible
   std::string out_dir = "out";
+  bool check_accesses = false;  ///< --check-accesses: the checked mode (ExplainOptions)
   bool json = false;
   bool quiet = false;
 };

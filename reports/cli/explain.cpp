@@ -277,6 +277,9 @@ CLI::App* add_explain(CLI::App& app, ExplainArgs& a) {
       ->type_name("A,B,...");
   c->add_option("--out", a.out_dir, "Directory for the explanation's trace (default: out)")
       ->type_name("DIR");
+  c->add_flag("--check-accesses", a.check_accesses,
+              "The checked mode: a step that uses state it did not declare is an internal error "
+              "(exit 4) naming it");
   c->add_flag("--json", a.json, "Print the answer as JSON");
   c->add_flag("--quiet,-q", a.quiet, "No progress line");
   c->footer(
@@ -318,6 +321,7 @@ int run_explain(const ExplainArgs& args, const Context& ctx) {
   for (std::size_t i = 0; i < plans.size(); ++i) {
     ExplainOptions o;
     o.dfs = args.strategy == "dfs";
+    o.check_accesses = args.check_accesses;
     o.max_executions = args.max_executions;
     o.stop = &interrupt_requested();
     std::optional<ProgressLine> progress;

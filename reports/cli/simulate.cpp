@@ -176,6 +176,9 @@ CLI::App* add_simulate(CLI::App& app, SimulateArgs& a) {
       ->type_name("PATH=A,B,...");
   c->add_option("--svg", a.svg, "With --vary: draw the curve as an SVG plot in FILE")
       ->type_name("FILE");
+  c->add_flag("--check-accesses", a.check_accesses,
+              "The checked mode: a step that uses state it did not declare is an internal error "
+              "(exit 4) naming it");
   c->add_flag("--json", a.json, "Print the result as JSON");
   c->add_flag("--quiet,-q", a.quiet, "No progress line");
   c->footer(
@@ -220,6 +223,7 @@ int run_simulate(const SimulateArgs& args, const Context& ctx) {
     o.runs = args.runs;
     o.seed = args.seed;
     o.jobs = jobs;
+    o.check_accesses = args.check_accesses;
     o.stop = &interrupt_requested();
     std::optional<ProgressLine> progress;
     if ((ctx.env.progress || ctx.env.progress_lines) && !args.quiet) {

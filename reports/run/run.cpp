@@ -209,7 +209,7 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
                          const RunContext& context) {
   ScenarioRun run = settings.decompose ? run_decomposed(scenario, settings, context)
                                        : run_search(scenario, settings, context);
-  if (context.check_accesses)
+  if (context.check_accesses && context.audit.sample)
     run.result.detail += "; " + context.audit.reach(run.result.stats.audited);
   return run;
 }

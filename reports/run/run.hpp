@@ -61,8 +61,9 @@ struct RunContext {
   std::size_t shard_count = 1;
   /// Windows to measure in a timed scenario's violating executions (check --window).
   std::vector<TimingWindow> windows;
-  /// The checked mode (ExploreOptions::check_accesses; check and gate --check-accesses). The
-  /// verdict's detail then ends with the audit's reach
+  /// The checked mode (ExploreOptions::check_accesses; check and gate turn it on unless
+  /// --no-check-accesses). With the sampled audit (AuditOptions::sample; --check-accesses) the
+  /// verdict's detail ends with the audit's reach
   /// (AuditOptions::reach: "audit: 12 executions (...), steps moved up to 4 places").
   bool check_accesses = false;
   /// The commutation audit's reach (ExploreOptions::audit; --audit-distance, --audit-every).

@@ -1,6 +1,6 @@
-// The checked mode in check and gate: off by default (its cost: bench_checks), on with
-// --check-accesses, and the commutation audit's reach (--audit-distance, --audit-every) stated in
-// the verdict's detail.
+// The checked mode in check and gate: the checks on by default (their cost: bench_checks), off
+// with --no-check-accesses; --check-accesses adds the sampled commutation audit, whose reach
+// (--audit-distance, --audit-every) the verdict's detail states.
 // The model: actor A bumps x and y in each of its steps, actor B reads y; "misdeclared" leaves
 // y out of A's declaration, which DPOR and DFS alike take at its word without the checks.
 #include "explorer/core/checked.hpp"
@@ -109,21 +109,22 @@ TEST_CASE("checked mode: check --check-accesses catches a misdeclared access", "
   for (const std::string strategy : {"dfs", "dpor"}) {
     INFO(strategy);
     const std::string misdeclared = bumps_scenario(tmp, true, strategy);
-    const auto r =
-        run_cli({"check", misdeclared, "--check-accesses", "--out", tmp / "out"}, models);
-    CHECK(r.code == 4);
-    CHECK(r.err == kMisdeclaredError);
-    // Off (the default, or asked for), the search believes the declaration: a silent holds.
-    for (const std::vector<std::string>& off :
-         {std::vector<std::string>{}, std::vector<std::string>{"--no-check-accesses"}}) {
+    // On by default, and with the sampled audit (--check-accesses).
+    for (const std::vector<std::string>& on :
+         {std::vector<std::string>{}, std::vector<std::string>{"--check-accesses"}}) {
       std::vector<std::string> args = {"check", misdeclared, "--out", tmp / "out"};
-      args.insert(args.end(), off.begin(), off.end());
-      const auto holds = run_cli(args, models);
-      CHECK(holds.code == 0);
-      CHECK(holds.err.empty());
-      CHECK(holds.out.find(": holds\n") != std::string::npos);
-      CHECK(holds.out.find("audit:") == std::string::npos);
+      args.insert(args.end(), on.begin(), on.end());
+      const auto r = run_cli(args, models);
+      CHECK(r.code == 4);
+      CHECK(r.err == kMisdeclaredError);
     }
+    // Turned off, the search believes the declaration: a silent holds.
+    const auto holds =
+        run_cli({"check", misdeclared, "--no-check-accesses", "--out", tmp / "out"}, models);
+    CHECK(holds.code == 0);
+    CHECK(holds.err.empty());
+    CHECK(holds.out.find(": holds\n") != std::string::npos);
+    CHECK(holds.out.find("audit:") == std::string::npos);
   }
 }
 
@@ -135,8 +136,10 @@ TEST_CASE("checked mode: gate --check-accesses catches a misdeclared access", "[
       {"gate", misdeclared, "--check-accesses", "--out", tmp / "out", "--quiet"}, models);
   CHECK(r.code == 4);
   CHECK(r.err == kMisdeclaredError);
-  const auto off = run_cli({"gate", misdeclared, "--out", tmp / "out", "--quiet"}, models);
-  CHECK(off.code == 0);
+  const auto by_default =
+      run_cli({"gate", misdeclared, "--out", tmp / "out", "--quiet"}, models);
+  CHECK(by_default.code == 4);
+  CHECK(by_default.err == kMisdeclaredError);
   const auto asked_off =
       run_cli({"gate", misdeclared, "--no-check-accesses", "--out", tmp / "out", "--quiet"}, models);
   CHECK(asked_off.code == 0);
@@ -167,7 +170,15 @@ TEST_CASE("checked mode: the verdict's detail states the audit's reach", "[check
   // The 1st and the 5th.
   CHECK(detail({"--audit-every", "5", "--audit-distance", "1"}) ==
         dfs + "; audit: 2 executions (the 1st and every 5th), steps moved up to 1 place");
-  CHECK(detail({"--audit-every", "5", "--audit-distance", "1", "--no-check-accesses"}) == dfs);
+  // Without --check-accesses the checks run and nothing is sampled: the detail says nothing of it.
+  {
+    const auto r = run_cli({"check", declared, "--out", tmp / "out", "--json"}, models);
+    REQUIRE(r.code == 0);
+    CHECK(nlohmann::json::parse(r.out)["scenarios"][0]["detail"] == dfs);
+  }
+  // --check-accesses and --no-check-accesses together are refused.
+  CHECK(run_cli({"check", declared, "--check-accesses", "--no-check-accesses"}, models).code ==
+        2);
   // The text output states it on the search's line.
   const auto text = run_cli({"check", declared, "--check-accesses", "--out", tmp / "out"}, models);
   CHECK(text.code == 0);

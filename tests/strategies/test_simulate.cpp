@@ -3,6 +3,7 @@
 // Wilson interval; each law's draws stay in bounds and have the law's mean.
 #include "explorer/search/simulate.hpp"
 #include "explorer/time/discrete_event.hpp"
+#include "explorer/core/checked.hpp"
 #include "explorer/core/primitives.hpp"
 
 #include <catch2/catch.hpp>
@@ -161,4 +162,24 @@ TEST_CASE("simulate: a run counts every property its end checks find", "[simulat
   CHECK(count(r, "first") == 10);
   CHECK(count(r, "second") == 10);
   CHECK(r.violating == 10);
+}
+
+TEST_CASE("simulate: the checked mode stops at a step that uses state it did not declare",
+          "[simulate]") {
+  const Program program = [](Execution& ex) {
+    auto& value = ex.make<Checked<int>>(ex, "value", 0);
+    const ObjectId other = ex.object("other");
+    ex.spawn("writer", [&value, other](Actor& a) {
+      a.lasts(Duration::exactly(milliseconds(1)));
+      a.step("write", {write(other)});  // declares `other`, writes `value`
+      value.write(a) = 1;
+    });
+  };
+  SimulateOptions o;
+  o.runs = 10;
+  CHECK(simulate(program, o).completed == 10);
+  o.check_accesses = true;
+  CHECK_THROWS_AS(simulate(program, o), ProgramError);
+  o.jobs = 3;
+  CHECK_THROWS_AS(simulate(program, o), ProgramError);
 }
