@@ -1,5 +1,6 @@
 // Running a scenario: settings (the scenario's, overridden from the command line), the strategy,
-// the exploration, and each counterexample written as a trace file the moment it is found.
+// the exploration, each counterexample written as a trace file the moment it is found, and the
+// run as JSON (what `check --json` prints of a scenario).
 #pragma once
 
 #include "explorer/search/explorer.hpp"
@@ -7,6 +8,8 @@
 #include "reports/run/output_files.hpp"  // write_file_atomically
 #include "reports/run/scenario.hpp"
 #include "reports/trace/trace.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -146,6 +149,14 @@ struct ScenarioRun {
   /// Set when the portfolio ran (ExplorationSettings::strategy "portfolio").
   std::optional<PortfolioRun> portfolio;
 };
+
+/// One scenario's run as JSON, an element of `check --json`'s "scenarios": name, file, model,
+/// verdict, detail, strategy, options, counterexamples, coverage (every goal of the model
+/// instance, 0 if never reached), stats (with wall time), and when they apply overrides, timed,
+/// windows, split (what `interleave merge` checks and combines), portfolio and decomposition. Each
+/// of its "counterexamples" is the counterexample's one JSON shape (reports/trace/trace.hpp) plus
+/// "trace", the path of its trace file.
+nlohmann::json to_json(const Scenario& scenario, const ScenarioRun& run);
 
 /// Explores `scenario` with `settings`. Every counterexample is written atomically to
 /// RunContext::out_dir as soon as it is found (see trace_file_name). Throws OutputError when a
