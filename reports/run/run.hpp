@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -181,6 +182,23 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
 /// The model's decomposition of `scenario` by owners. Throws InputError (the scenario's file and
 /// the JSON path) when the model offers none or refuses it for this scenario.
 OwnerDecomposition decomposition_of(const Scenario& scenario);
+/// The loop over a decomposition's slices that `check` and `explain` by owners share: each kind
+/// (OwnerSlice::kind) searched once. In the order of d.slices, a slice of a kind already searched
+/// gets same(slice, first), `first` the index in d.slices of the slice searched for its kind; any
+/// other gets search(slice), which returns whether it searched it (false: left out, e.g. because
+/// the search stopped; a later slice of that kind is then offered to search again). A caller
+/// keeping one record per slice, in order, finds the searched slice's record at `first`.
+template <class Same, class Search>
+void for_each_owner_slice(const OwnerDecomposition& d, Same&& same, Search&& search) {
+  std::map<std::string, std::size_t> searched;  // kind -> index in d.slices
+  for (std::size_t i = 0; i < d.slices.size(); ++i) {
+    const OwnerSlice& slice = d.slices[i];
+    if (const auto it = searched.find(slice.kind); it != searched.end())
+      same(slice, it->second);
+    else if (search(slice))
+      searched.emplace(slice.kind, i);
+  }
+}
 /// Throws InputError (the scenario's file and the JSON path) if `settings` ask for decomposition
 /// and the model refuses it for this scenario; nothing otherwise. Before any work.
 void check_decomposable(const Scenario& scenario, const ExplorationSettings& settings);
