@@ -7,7 +7,6 @@
 #include "reports/run/run.hpp"
 #include "reports/run/scenario_overrides.hpp"
 
-
 namespace interleave::run {
 
 namespace {

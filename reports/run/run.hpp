@@ -182,6 +182,7 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
 /// The model's decomposition of `scenario` by owners. Throws InputError (the scenario's file and
 /// the JSON path) when the model offers none or refuses it for this scenario.
 OwnerDecomposition decomposition_of(const Scenario& scenario);
+
 /// The loop over a decomposition's slices that `check` and `explain` by owners share: each kind
 /// (OwnerSlice::kind) searched once. In the order of d.slices, a slice of a kind already searched
 /// gets same(slice, first), `first` the index in d.slices of the slice searched for its kind; any
@@ -199,6 +200,7 @@ void for_each_owner_slice(const OwnerDecomposition& d, Same&& same, Search&& sea
       searched.emplace(slice.kind, i);
   }
 }
+
 /// Throws InputError (the scenario's file and the JSON path) if `settings` ask for decomposition
 /// and the model refuses it for this scenario; nothing otherwise. Before any work.
 void check_decomposable(const Scenario& scenario, const ExplorationSettings& settings);
