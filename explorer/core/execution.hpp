@@ -232,7 +232,7 @@ class Execution final : public StateSource {
   void window(TimingWindow w) { windows_.push_back(std::move(w)); }
   const std::vector<TimingWindow>& windows() const { return windows_; }
   /// The wall-clock time of a timed program's origin: its traces then print times as a log
-  /// does (format_wall_clock) besides their offsets.
+  /// does (reports/render/wall_clock.hpp) besides their offsets.
   void wall_clock(WallClock origin) { wall_clock_ = origin; }
   const std::optional<WallClock>& wall_clock() const { return wall_clock_; }
   /// The checked mode's test (ExecutionOptions::check_accesses) for state a model keeps itself

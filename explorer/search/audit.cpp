@@ -115,15 +115,6 @@ std::string CommutationFinding::message() const {
 
 namespace {
 
-bool same_step(const TraceStep& a, const TraceStep& b) {
-  if (a.actor != b.actor || a.label != b.label || a.accesses.size() != b.accesses.size())
-    return false;
-  for (std::size_t i = 0; i < a.accesses.size(); ++i)
-    if (a.accesses[i].object != b.accesses[i].object || a.accesses[i].kind != b.accesses[i].kind)
-      return false;
-  return true;
-}
-
 std::string readable(const TraceStep& s, std::size_t index) {
   return s.actor + "'s '" + s.label + "' (step " + std::to_string(index) + ")";
 }
@@ -184,7 +175,7 @@ CommutationAudit audit_commutation(Explorer& explorer, const Schedule& schedule,
     ++audit.moves;
     const std::size_t common = std::min(run.steps.size(), order.size());
     for (std::size_t p = 0; p < common; ++p)
-      if (!same_step(run.steps[p], named[order[p]]))
+      if (!same_step(run.steps[p], named[order[p]], StepFields::kDeclared))
         return "in the other order, " + readable(run.steps[p], p) + " runs where " +
                readable(named[order[p]], order[p]) + " ran";
     if (!moved.diverged().empty()) return "in the other order, " + moved.diverged();

@@ -44,6 +44,16 @@ Verdict worse(Verdict a, Verdict b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
+bool same_step(const TraceStep& a, const TraceStep& b, StepFields fields) {
+  if (a.actor != b.actor || a.label != b.label || a.accesses.size() != b.accesses.size())
+    return false;
+  if (fields == StepFields::kAll && (a.what != b.what || a.time != b.time)) return false;
+  for (std::size_t i = 0; i < a.accesses.size(); ++i)
+    if (a.accesses[i].object != b.accesses[i].object || a.accesses[i].kind != b.accesses[i].kind)
+      return false;
+  return true;
+}
+
 Explorer::Explorer(Program program, ExploreOptions options)
     : program_(std::move(program)), options_(std::move(options)), runner_(program_, options_) {}
 

@@ -64,6 +64,25 @@ struct TraceStep {
   std::optional<Micros> time;
 };
 
+/// Which fields of two TraceSteps same_step compares.
+enum class StepFields : std::uint8_t {
+  /// What the program declares of a step: actor, label and accesses (objects and kinds, in
+  /// order). The commutation audit (explorer/search/audit.hpp) compares these: a step moved past
+  /// steps independent of it is still the same step, but its notes may legitimately differ (they
+  /// may say when it ran, or count what ran before it) and so may its time, which follows from
+  /// the steps before it. The audit judges what the moved steps computed by the end instead:
+  /// outcome, property and final state.
+  kDeclared,
+  /// Everything a trace records of a step: the declared fields, the notes (`what`) and the time.
+  /// A replay (`interleave replay`) compares these: the same schedule run again must show the same
+  /// steps in every detail, or the program or its scenario changed.
+  kAll,
+};
+
+/// Whether `a` and `b` are the same step as far as `fields` say; `index` and `after` are never
+/// compared (where a step is, and what it follows, is the caller's concern).
+bool same_step(const TraceStep& a, const TraceStep& b, StepFields fields);
+
 /// A violating execution: the property, where it failed, the schedule that reproduces it exactly,
 /// the readable steps and the shared state at the violation.
 struct Counterexample {

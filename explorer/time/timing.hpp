@@ -48,10 +48,6 @@
 
 namespace interleave {
 
-/// The local time of `origin` + t, as StarRocks' fe.log prints it (`yyyy-MM-dd HH:mm:ss.SSSXXX`):
-/// "2026-05-07 05:10:14.003+08:00" ("Z" for offset 0). Milliseconds truncated.
-std::string format_wall_clock(const WallClock& origin, Micros t);
-
 /// What the timed-feasible violating executions said about a window: over those in which both
 /// steps ran, the least and the greatest feasible t_to - t_from (each execution's own bounds,
 /// exact from its constraint graph: `least` is the least any of them allows, `greatest` the

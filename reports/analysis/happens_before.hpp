@@ -12,10 +12,19 @@
 //    wrote, took the lock it released... A source that happens before another source of the same
 //    access is left out (the order follows through that one), and two steps linked through
 //    several objects get one edge listing them all.
-// The transitive closure of these edges is the full happens-before order of the trace (every
-// earlier conflicting step reaches s), yet a read keeps its edge from the write it read even when
-// a chain through a lock also orders the two. Pure and deterministic: edges sorted by (to, kind,
-// from).
+// A read keeps its edge from the write it read even when a chain through a lock also orders the
+// two. Pure and deterministic: edges sorted by (to, kind, from).
+//
+// The relation is the engine's (explorer/core/happens_before.hpp): the three kinds are its three
+// sources of direct happens-before (the same actor, Event::hb_pred recorded as `after`, conflicts()
+// of the declared accesses), so the transitive closure of these edges is the engine's
+// happens-before of the same execution (HappensBefore), as long as distinct objects have distinct
+// names and every `after` is a step of the list; tests/reports/test_happens_before.cpp checks it
+// pair by pair. The edges are not the engine's direct predecessors (for_each_direct_predecessor,
+// every earlier step of the actor and every earlier conflicting step, unlabelled, over Events and
+// ids): a drawing needs one program-order edge from the actor's previous step, the access pairs
+// behind each conflict, and no conflict edge another source already implies, over TraceSteps and
+// names. They are computed here with the engine's conflicts() as the one definition of a conflict.
 #pragma once
 
 #include "explorer/search/explorer.hpp"

@@ -264,7 +264,7 @@ int run_check(const CheckArgs& args, const Context& ctx) {
         write_file_atomically(page_path(file),
                               render_page(reports::read_trace_file(file), ctx.models));
     if (args.json)
-      summaries.push_back(run_summary(scenario, run));
+      summaries.push_back(to_json(scenario, run));
     else
       ctx.out << format_run(scenario, run, args.quiet) << std::flush;
   }

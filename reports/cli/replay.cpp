@@ -19,22 +19,12 @@ using reports::describe_step;
 using reports::describe_violation;
 using reports::Wording;
 
-bool same_step(const TraceStep& a, const TraceStep& b) {
-  if (a.actor != b.actor || a.label != b.label || a.what != b.what || a.time != b.time ||
-      a.accesses.size() != b.accesses.size())
-    return false;
-  for (std::size_t i = 0; i < a.accesses.size(); ++i)
-    if (a.accesses[i].object != b.accesses[i].object || a.accesses[i].kind != b.accesses[i].kind)
-      return false;
-  return true;
-}
-
 // The first step at which the replay departs from the trace, in words; "" if none.
 std::string first_difference(const std::vector<TraceStep>& recorded,
                              const std::vector<TraceStep>& replayed) {
   const std::size_t n = std::min(recorded.size(), replayed.size());
   for (std::size_t i = 0; i < n; ++i) {
-    if (!same_step(recorded[i], replayed[i])) {
+    if (!same_step(recorded[i], replayed[i], StepFields::kAll)) {
       std::string a = describe_step(recorded[i], Wording::kConsole);
       std::string b = describe_step(replayed[i], Wording::kConsole);
       if (a == b) {  // the same words: the steps differ in what they declare

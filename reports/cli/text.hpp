@@ -1,14 +1,13 @@
-// Plain-text and JSON summaries shared by the subcommands (check, replay). Deterministic: no wall
-// time in anything printed on stdout. The words for a counterexample and its steps, and its JSON
-// shape, come from reports/trace/trace.hpp (Wording::kConsole); this file only lays them out.
+// Plain-text summaries shared by the subcommands (check, replay, show). Deterministic: no wall
+// time in anything printed on stdout. The words for a counterexample and its steps come from
+// reports/trace/trace.hpp (Wording::kConsole); this file only lays them out. `check --json`'s
+// summary of a scenario is the run layer's (reports/run/run.hpp, to_json).
 #pragma once
 
 #include "reports/run/run.hpp"
 #include "reports/run/scenario.hpp"
 #include "reports/trace/trace.hpp"
 #include "explorer/search/explorer.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <string>
@@ -50,9 +49,5 @@ std::string format_coverage(const ExplorationResult& result, const std::vector<s
 std::string format_decomposition(const ExplorationResult& r, const DecomposedRun& d,
                                  const std::string& indent);
 std::string format_run(const Scenario& scenario, const ScenarioRun& run, bool quiet);
-/// The machine-readable summary of one scenario (`check --json`); stats include wall time. Each of
-/// its "counterexamples" is the counterexample's one JSON shape (reports/trace/trace.hpp) plus "trace",
-/// the path of its trace file.
-nlohmann::json run_summary(const Scenario& scenario, const ScenarioRun& run);
 
 }  // namespace interleave::cli

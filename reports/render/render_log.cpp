@@ -1,7 +1,6 @@
 #include "reports/render/render_log.hpp"
 
-#include "explorer/time/local_time.hpp"
-#include "explorer/time/timing.hpp"
+#include "reports/render/wall_clock.hpp"
 
 #include <cstdio>
 #include <map>

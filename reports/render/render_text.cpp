@@ -3,6 +3,7 @@
 #include "reports/analysis/causal_slice.hpp"
 #include "reports/render/render.hpp"
 #include "reports/render/text_util.hpp"
+#include "reports/render/wall_clock.hpp"
 #include "reports/trace/trace_view.hpp"
 
 #include <algorithm>
@@ -51,7 +52,7 @@ std::string render_text(const TraceDocument& doc, const TextOptions& options) {
     if (!c.wall_clock || !step.time) return describe_step(step, Wording::kReport);
     TraceStep bare = step;
     bare.time.reset();
-    return interleave::format_wall_clock(*c.wall_clock, *step.time) + " (t+" +
+    return format_wall_clock(*c.wall_clock, *step.time) + " (t+" +
            interleave::format_seconds(*step.time) + ") " + describe_step(bare, Wording::kReport);
   };
   // Cells: the wrapped "label: what" of each step.

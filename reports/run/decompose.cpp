@@ -6,7 +6,6 @@
 #include "reports/render/render.hpp"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 namespace interleave::run {
@@ -62,26 +61,29 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
   ExplorationResult& total = run.result;
   std::vector<std::string> names;  // trace file names used so far
   std::vector<std::pair<std::string, Counterexample>> found;  // (slice owner, counterexample)
-  std::map<std::string, std::size_t> explored_kind;  // kind -> index into dr.slices
   bool any_violation = false, all_complete = true;
   bool exhaustive = true;  // every slice explored was searched to its end (or stopped by request)
   std::string strategy_name;
-  for (const OwnerSlice& slice : d.slices) {
+  const auto slice_record = [](const OwnerSlice& slice) {
     DecomposedRun::Slice out;
     out.owner = slice.owner;
     out.kind_text = slice.kind_text;
-    if (const auto it = explored_kind.find(slice.kind); it != explored_kind.end()) {
-      const DecomposedRun::Slice& same = dr.slices[it->second];
-      out.same_as = same.owner;
-      out.verdict = same.verdict;
-      out.violated = same.violated;
-      dr.slices.push_back(std::move(out));
-      continue;
-    }
+    return out;
+  };
+  const auto same_kind = [&](const OwnerSlice& slice, std::size_t first) {
+    DecomposedRun::Slice out = slice_record(slice);
+    const DecomposedRun::Slice& same = dr.slices[first];
+    out.same_as = same.owner;
+    out.verdict = same.verdict;
+    out.violated = same.violated;
+    dr.slices.push_back(std::move(out));
+  };
+  const auto explore_slice = [&](const OwnerSlice& slice) {
+    DecomposedRun::Slice out = slice_record(slice);
     if (any_violation && !settings.all_violations) {
       all_complete = false;
       dr.slices.push_back(std::move(out));  // not explored: the search stops at a violation
-      continue;
+      return false;
     }
     std::unique_ptr<Strategy> strategy = make_strategy_for(settings);
     strategy_name = strategy->name();
@@ -109,9 +111,10 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
     exhaustive = exhaustive && r.exhaustive;
     for (Counterexample& c : r.counterexamples)
       found.emplace_back(slice.owner, std::move(c));
-    explored_kind.emplace(slice.kind, dr.slices.size());
     dr.slices.push_back(std::move(out));
-  }
+    return true;
+  };
+  for_each_owner_slice(d, same_kind, explore_slice);
   // Every property a slice violates is reported: lifted to the scenario, else the slice's own
   // counterexample (a trace of the slice's scenario, written next to it). One whose slice has no
   // scenario document cannot be written: it comes last, after those with a trace.

@@ -7,8 +7,6 @@
 #include "reports/run/run.hpp"
 #include "reports/run/scenario_overrides.hpp"
 
-#include <map>
-
 namespace interleave::run {
 
 namespace {
@@ -64,15 +62,14 @@ ExplainResult explain_by_owners(const ExplanationPlan& plan, const ExplainOption
   ExplainResult total;
   std::optional<ExplainResult> found;  // the first slice that explains
   std::string found_owner;
-  std::map<std::string, std::size_t> searched_kind;
-  for (const OwnerSlice& slice : d.slices) {
+  const auto same_kind = [&](const OwnerSlice& slice, std::size_t first) {
     DecomposedExplanation::Slice out{slice.owner, slice.kind_text, "", false, 0, 0, true};
-    if (const auto it = searched_kind.find(slice.kind); it != searched_kind.end()) {
-      out.same_as = de.slices[it->second].owner;
-      out.explanations = de.slices[it->second].explanations;
-      de.slices.push_back(std::move(out));
-      continue;
-    }
+    out.same_as = de.slices[first].owner;
+    out.explanations = de.slices[first].explanations;
+    de.slices.push_back(std::move(out));
+  };
+  const auto search_slice = [&](const OwnerSlice& slice) {
+    DecomposedExplanation::Slice out{slice.owner, slice.kind_text, "", false, 0, 0, true};
     if (total.interrupted || (options.max_executions != 0 &&
                               total.executions >= options.max_executions)) {
       total.complete = false;
@@ -80,7 +77,7 @@ ExplainResult explain_by_owners(const ExplanationPlan& plan, const ExplainOption
         total.incomplete_why = "the budget of " + std::to_string(options.max_executions) +
                                " executions ran out";
       de.slices.push_back(std::move(out));
-      continue;
+      return false;
     }
     ExplainOptions o = options;
     const std::uint64_t done = total.executions;
@@ -111,9 +108,10 @@ ExplainResult explain_by_owners(const ExplanationPlan& plan, const ExplainOption
       found = std::move(r);
       found_owner = slice.owner;
     }
-    searched_kind.emplace(slice.kind, de.slices.size());
     de.slices.push_back(std::move(out));
-  }
+    return true;
+  };
+  for_each_owner_slice(d, same_kind, search_slice);
   if (!found) return total;
   // Lift the slice's first explanation and check it on the scenario alone.
   const ExecutionLift lift =

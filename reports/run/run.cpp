@@ -7,6 +7,7 @@
 #include "reports/render/render.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace interleave::run {
@@ -212,6 +213,102 @@ ScenarioRun run_scenario(const Scenario& scenario, const ExplorationSettings& se
   if (context.check_accesses && context.audit.sample)
     run.result.detail += "; " + context.audit.reach(run.result.stats.audited);
   return run;
+}
+
+nlohmann::json to_json(const Scenario& scenario, const ScenarioRun& run) {
+  const ExplorationResult& r = run.result;
+  nlohmann::json cex = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
+    nlohmann::json c = to_json(r.counterexamples[i]);
+    c["trace"] = i < run.trace_files.size() ? run.trace_files[i] : std::string();
+    cex.push_back(std::move(c));
+  }
+  std::map<std::string, std::uint64_t> coverage;
+  for (const auto& g : scenario.instance.coverage_goals)
+    coverage[g] = 0;
+  for (const auto& [g, n] : r.covered)
+    coverage[g] = n;
+  nlohmann::json j{{"name", scenario.name},
+                   {"file", scenario.file},
+                   {"model", scenario.model},
+                   {"verdict", to_string(r.verdict)},
+                   {"detail", r.detail},
+                   {"strategy", r.strategy},
+                   {"options", to_json(run.settings)},
+                   {"counterexamples", cex},
+                   {"coverage", coverage},
+                   {"stats", to_json(r.stats, /*with_timing=*/true)}};
+  if (!scenario.overrides.empty()) j["overrides"] = scenario.overrides;
+  if (r.timed) j["timed"] = true;  // only for a timed scenario: untimed summaries are unchanged
+  if (!r.windows.empty()) j["windows"] = windows_to_json(r.windows);
+  if (run.split) {
+    const SplitRun& sp = *run.split;
+    // What `interleave merge` checks and combines (reports/cli/merge.cpp).
+    j["split"] = {{"scenario_hash", reports::scenario_hash(scenario.document)},
+                  {"depth", sp.depth},
+                  {"prefixes", sp.prefixes},
+                  {"shard", {{"index", sp.shard_index + 1}, {"count", sp.shard_count}}},
+                  {"shard_prefixes", sp.shard_prefixes},
+                  {"searched_prefixes", sp.searched_prefixes},
+                  {"part_complete", sp.part_complete},
+                  {"coverage", sp.coverage},
+                  {"enumeration_executions", sp.enumeration_executions},
+                  {"split_off_prefixes", sp.split_off_prefixes},
+                  {"counterexample_prefixes", sp.counterexample_prefix}};
+    if (sp.shard_count > 1) {
+      // Which shard searches each prefix (by estimated size): merge checks every shard agrees.
+      nlohmann::json assignment = nlohmann::json::array();
+      for (const std::uint32_t s : sp.assignment)
+        assignment.push_back(s + 1);
+      j["split"]["assignment"] = assignment;
+      j["split"]["estimated_share"] =
+          sp.shard_index < sp.shard_shares.size() ? sp.shard_shares[sp.shard_index] : 0.0;
+    }
+  }
+  if (run.portfolio) {
+    const PortfolioRun& pf = *run.portfolio;
+    nlohmann::json members = nlohmann::json::array();
+    for (const PortfolioRun::Member& m : pf.members)
+      members.push_back({{"label", m.label},
+                         {"stats", to_json(m.stats, /*with_timing=*/false)},
+                         {"detail", m.detail}});
+    nlohmann::json found = nlohmann::json::array();
+    for (std::size_t i = 0; i < pf.found_by.size() && i < r.counterexamples.size(); ++i)
+      found.push_back({{"invariant", r.counterexamples[i].invariant},
+                       {"member", pf.found_by[i]},
+                       {"round", pf.found_in_round[i]}});
+    j["portfolio"] = {{"rounds", pf.rounds},
+                      {"members", members},
+                      {"found_by", found},
+                      {"handed_over", pf.handed_over}};
+  }
+  if (run.decomposition) {
+    nlohmann::json slices = nlohmann::json::array();
+    for (const DecomposedRun::Slice& s : run.decomposition->slices) {
+      nlohmann::json sj{{"owner", s.owner}, {"kind", s.kind_text}, {"explored", s.explored}};
+      if (!s.same_as.empty()) sj["same_as"] = s.same_as;
+      if (s.explored) {
+        sj["verdict"] = to_string(s.verdict);
+        sj["violated"] = s.violated;
+        sj["stats"] = to_json(s.stats, /*with_timing=*/true);
+      }
+      slices.push_back(std::move(sj));
+    }
+    nlohmann::json unlifted = nlohmann::json::array();
+    for (const auto& u : run.decomposition->unlifted)
+      unlifted.push_back({{"invariant", u.invariant},
+                          {"owner", u.owner},
+                          {"reason", u.reason},
+                          {"scenario", u.scenario_file},
+                          {"trace", u.trace_file}});
+    j["decomposition"] = {{"argument", run.decomposition->argument},
+                          {"slices", slices},
+                          {"unlifted", unlifted}};
+    if (r.verdict == Verdict::kHolds)
+      j["decomposition"]["holds_for"] = "every cluster with any number of " +
+                                        run.decomposition->owners_plural + " of these kinds";
+  }
+  return j;
 }
 
 }  // namespace interleave::run

@@ -1,5 +1,6 @@
 // Running a scenario: settings (the scenario's, overridden from the command line), the strategy,
-// the exploration, and each counterexample written as a trace file the moment it is found.
+// the exploration, each counterexample written as a trace file the moment it is found, and the
+// run as JSON (what `check --json` prints of a scenario).
 #pragma once
 
 #include "explorer/search/explorer.hpp"
@@ -8,10 +9,13 @@
 #include "reports/run/scenario.hpp"
 #include "reports/trace/trace.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -148,6 +152,14 @@ struct ScenarioRun {
   std::optional<PortfolioRun> portfolio;
 };
 
+/// One scenario's run as JSON, an element of `check --json`'s "scenarios": name, file, model,
+/// verdict, detail, strategy, options, counterexamples, coverage (every goal of the model
+/// instance, 0 if never reached), stats (with wall time), and when they apply overrides, timed,
+/// windows, split (what `interleave merge` checks and combines), portfolio and decomposition. Each
+/// of its "counterexamples" is the counterexample's one JSON shape (reports/trace/trace.hpp) plus
+/// "trace", the path of its trace file.
+nlohmann::json to_json(const Scenario& scenario, const ScenarioRun& run);
+
 /// Explores `scenario` with `settings`. Every counterexample is written atomically to
 /// RunContext::out_dir as soon as it is found (see trace_file_name). Throws OutputError when a
 /// trace cannot be written and ProgramError when the model misbehaves (e.g. nondeterminism).
@@ -171,6 +183,25 @@ ScenarioRun run_decomposed(const Scenario& scenario, const ExplorationSettings& 
 /// The model's decomposition of `scenario` by owners. Throws InputError (the scenario's file and
 /// the JSON path) when the model offers none or refuses it for this scenario.
 OwnerDecomposition decomposition_of(const Scenario& scenario);
+
+/// The loop over a decomposition's slices that `check` and `explain` by owners share: each kind
+/// (OwnerSlice::kind) searched once. In the order of d.slices, a slice of a kind already searched
+/// gets same(slice, first), `first` the index in d.slices of the slice searched for its kind; any
+/// other gets search(slice), which returns whether it searched it (false: left out, e.g. because
+/// the search stopped; a later slice of that kind is then offered to search again). A caller
+/// keeping one record per slice, in order, finds the searched slice's record at `first`.
+template <class Same, class Search>
+void for_each_owner_slice(const OwnerDecomposition& d, Same&& same, Search&& search) {
+  std::map<std::string, std::size_t> searched;  // kind -> index in d.slices
+  for (std::size_t i = 0; i < d.slices.size(); ++i) {
+    const OwnerSlice& slice = d.slices[i];
+    if (const auto it = searched.find(slice.kind); it != searched.end())
+      same(slice, it->second);
+    else if (search(slice))
+      searched.emplace(slice.kind, i);
+  }
+}
+
 /// Throws InputError (the scenario's file and the JSON path) if `settings` ask for decomposition
 /// and the model refuses it for this scenario; nothing otherwise. Before any work.
 void check_decomposable(const Scenario& scenario, const ExplorationSettings& settings);

@@ -4,6 +4,7 @@
 #include "model/register.hpp"
 #include "model/starrocks/scenario.hpp"
 #include "model/starrocks/spawn_plan.hpp"
+#include "reports/render/wall_clock.hpp"
 #include "tests/model/helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -307,7 +308,8 @@ TEST_CASE("scenario: the timing section, its durations and laws, and their error
   CHECK(w.timing.task_runs_per_hour == 12);
   REQUIRE(w.timing.wall_clock);
   CHECK(w.timing.wall_clock->utc_offset_minutes == 480);
-  CHECK(format_wall_clock(*w.timing.wall_clock, 0) == "2026-05-07 05:10:00.000+08:00");
+  CHECK(reports::format_wall_clock(*w.timing.wall_clock, 0) ==
+        "2026-05-07 05:10:00.000+08:00");
   const auto& t = w.actors.task_runs;
   CHECK(t[0].anchor_insert == Duration::exactly(seconds(18)));
   CHECK(t[0].iteration.min == seconds(1));

@@ -1,9 +1,13 @@
 // The happens-before edges behind render_dot and render_mermaid, on explored programs and on
 // hand-made step lists.
 #include "reports/analysis/happens_before.hpp"
+#include "explorer/core/happens_before.hpp"
 #include "tests/reports/helpers.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
 
 using namespace interleave;
 using namespace interleave::reports;
@@ -106,5 +110,46 @@ TEST_CASE("happens-before on hand-made steps", "[hb]") {
     const std::vector<TraceStep> steps = {step(0, "A", {{"x", K::kWrite}}),
                                           step(1, "B", {{"y", K::kWrite}}), step(2, "A", {})};
     CHECK(happens_before_edges(steps) == std::vector<HbEdge>{po(0, 2)});
+  }
+}
+
+TEST_CASE("the closure of the drawn edges is the engine's happens-before", "[hb]") {
+  // Random step lists (three actors, three objects, every access kind, spawn/join `after`s),
+  // each also as the engine's Events: the closure of happens_before_edges must be the relation
+  // of explorer/core/happens_before.hpp, pair by pair.
+  std::mt19937 rng(20260507);
+  const auto below = [&rng](std::size_t n) {
+    return static_cast<std::size_t>(std::uniform_int_distribution<std::size_t>(0, n - 1)(rng));
+  };
+  const std::vector<std::string> actors = {"A", "B", "C"}, objects = {"x", "y", "z"};
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t n = 1 + below(14);
+    std::vector<TraceStep> steps;
+    std::vector<Event> trace(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t actor = below(actors.size());
+      std::vector<TraceAccess> acc;
+      for (std::size_t k = below(4); k > 0; --k) {
+        const std::size_t object = below(objects.size());
+        const auto kind = static_cast<AccessKind>(below(8));
+        acc.push_back({objects[object], kind});
+        trace[i].op.accesses[trace[i].op.count++] = Access{static_cast<ObjectId>(object), kind};
+      }
+      steps.push_back(step(i, actors[actor], std::move(acc)));
+      trace[i].actor = static_cast<ActorId>(actor);
+      if (i > 0 && below(4) == 0) {
+        const std::size_t after = below(i);
+        steps[i].after = after;
+        trace[i].hb_pred = static_cast<std::int32_t>(after);
+      }
+    }
+    const std::vector<std::vector<bool>> past =
+        happens_before_closure(n, happens_before_edges(steps));
+    const HappensBefore hb(trace);
+    for (std::size_t b = 0; b < n; ++b)
+      for (std::size_t a = 0; a < b; ++a) {
+        INFO("round " << round << ": step " << a << " before step " << b);
+        REQUIRE(past[b][a] == hb.before(a, b));
+      }
   }
 }

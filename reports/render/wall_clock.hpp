@@ -1,14 +1,18 @@
-// The local calendar date and time of day of a point of virtual time, for printing it as a log
-// line does (fe.log's and glog's layouts differ only in how they print these parts).
+// The wall-clock time of a point of a timed trace (its origin's WallClock plus the step's time),
+// printed as the modelled program's logs print it: the text and log renderers show a step's time
+// so when the trace has an origin.
 #pragma once
 
-#include "explorer/time/timing.hpp"
+#include "explorer/core/duration.hpp"
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
-namespace interleave {
+namespace interleave::reports {
 
+/// The local calendar date and time of day of a point of virtual time (fe.log's and glog's
+/// layouts differ only in how they print these parts).
 struct LocalTime {
   int year = 1970;
   unsigned month = 1;
@@ -28,4 +32,8 @@ inline LocalTime local_time(const WallClock& origin, Micros t) {
           static_cast<unsigned>(ymd.day()), (tp - day).count()};
 }
 
-}  // namespace interleave
+/// The local time of `origin` + t, as StarRocks' fe.log prints it (`yyyy-MM-dd HH:mm:ss.SSSXXX`):
+/// "2026-05-07 05:10:14.003+08:00" ("Z" for offset 0). Milliseconds truncated.
+std::string format_wall_clock(const WallClock& origin, Micros t);
+
+}  // namespace interleave::reports
