@@ -4,6 +4,12 @@
 // declared accesses conflict (conflicts() in explorer/core/types.hpp); happens-before is its
 // transitive closure. Two executions that order every such pair alike are the same
 // Mazurkiewicz trace: what a step saw depends only on the steps that happen before it.
+//
+// Explain, minimisation, virtual time and the reports' drawing of a trace use this relation. DPOR
+// keeps, incrementally, vector clocks of its own dependency relation
+// (explorer/strategies/dpor/vector_clocks.hpp), which may order more pairs than this one (all
+// state-changing steps under dpor-all-writes, the invariants' ghost accesses): a strategy's
+// parameter, not another definition of what a trace is.
 #pragma once
 
 #include "explorer/core/strategy.hpp"
